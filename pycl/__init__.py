@@ -1,0 +1,46 @@
+"""pycl: PyOpenCL's memory API as a cffi binding over a small C shim.
+
+``import pycl as cl`` runs code written for PyOpenCL's memory API. This module
+only re-exports; each concept lives in its own module.
+"""
+
+from pycl.constants import *  # noqa: F401,F403
+from pycl.constants import __all__ as _constant_names
+from pycl.errors import Error, LogicError, MemoryError, RuntimeError, UnavailableError
+from pycl.version import VERSION, VERSION_STATUS, VERSION_TEXT, get_cl_header_version
+from pycl.platform import Device, Platform, get_platforms
+from pycl.context import Context, choose_devices, create_some_context
+from pycl.queue import CommandQueue
+from pycl.event import Event, NannyEvent, UserEvent, enqueue_barrier, enqueue_marker, wait_for_events
+from pycl.program import Kernel, LocalMemory, Program, enqueue_nd_range_kernel
+from pycl import cltypes
+
+__all__ = [
+    "Error",
+    "LogicError",
+    "MemoryError",
+    "RuntimeError",
+    "UnavailableError",
+    "VERSION",
+    "VERSION_STATUS",
+    "VERSION_TEXT",
+    "get_cl_header_version",
+    "Platform",
+    "Device",
+    "get_platforms",
+    "Context",
+    "choose_devices",
+    "create_some_context",
+    "CommandQueue",
+    "Event",
+    "NannyEvent",
+    "UserEvent",
+    "enqueue_barrier",
+    "enqueue_marker",
+    "wait_for_events",
+    "Program",
+    "Kernel",
+    "LocalMemory",
+    "enqueue_nd_range_kernel",
+    "cltypes",
+] + list(_constant_names)

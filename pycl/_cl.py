@@ -1,0 +1,8 @@
+"""``pyopencl._cl``'s documented type aliases, for code that names them
+(``pyopencl._cl.Buffer`` and friends). The compiled module is ``pycl._lib``."""
+
+from pycl.context import Context  # noqa: F401
+from pycl.event import Event, NannyEvent, UserEvent  # noqa: F401
+from pycl.platform import Device, Platform  # noqa: F401
+from pycl.program import Kernel, LocalMemory, Program  # noqa: F401
+from pycl.queue import CommandQueue  # noqa: F401

@@ -1,0 +1,82 @@
+"""pycl's exceptions and the one function that turns a shim status into one.
+
+The classes keep PyOpenCL's names and also subclass the matching builtins, so
+``except ValueError`` and ``except pycl.LogicError`` both catch a bad argument.
+"""
+
+import builtins
+
+from pycl._lib import ffi, lib
+
+__all__ = ["Error", "MemoryError", "LogicError", "RuntimeError", "UnavailableError"]
+
+
+class Error(Exception):
+    """A failed OpenCL call or a check of pycl's own.
+
+    ``code`` is the CL status, ``routine`` the CL entry point (or the pycl
+    function, for pycl's own checks) and ``what`` the detail, if any.
+    """
+
+    def __init__(self, routine, code, what=""):
+        self.routine = routine
+        self.code = code
+        self.what = what
+        super().__init__(routine, code, what)
+
+    def __str__(self):
+        text = "%s failed: %s" % (self.routine, status_name(self.code))
+        return "%s - %s" % (text, self.what) if self.what else text
+
+    def __reduce__(self):
+        return (type(self), (self.routine, self.code, self.what))
+
+
+class MemoryError(Error, builtins.MemoryError):
+    """An allocation failed (device or host memory, or resources)."""
+
+
+class LogicError(Error, builtins.ValueError):
+    """An invalid argument, caught by pycl or reported by the driver."""
+
+
+class RuntimeError(Error, builtins.RuntimeError):
+    """A failure that is neither bad input nor lack of memory (e.g. a build)."""
+
+
+class UnavailableError(Error, NotImplementedError):
+    """The platform or device cannot do this (OpenCL version or capability)."""
+
+
+_MEMORY_CODES = frozenset(
+    (lib.CL_MEM_OBJECT_ALLOCATION_FAILURE, lib.CL_OUT_OF_RESOURCES, lib.CL_OUT_OF_HOST_MEMORY)
+)
+
+
+def status_name(code):
+    """The header name of a CL status, e.g. ``CL_INVALID_VALUE``."""
+    name = lib.pycl_error_name(code)
+    return ffi.string(name).decode() if name else "unknown status %d" % code
+
+
+def error_for(code, routine, what=""):
+    """The exception for a failed shim call: the class follows the code."""
+    if code == lib.PYCL_UNAVAILABLE:
+        reason = ffi.string(lib.pycl_unavailable_reason()).decode()
+        return UnavailableError(routine, code, "; ".join(x for x in (reason, what) if x))
+    if code in _MEMORY_CODES:
+        return MemoryError(routine, code, what)
+    if code <= lib.CL_INVALID_VALUE:
+        return LogicError(routine, code, what)
+    return RuntimeError(routine, code, what)
+
+
+def check(code, routine, what=""):
+    """Raise for a non-zero status. Hot paths test ``if status:`` inline first."""
+    if code:
+        raise error_for(code, routine, what)
+
+
+def logic_error(routine, what, code=lib.CL_INVALID_VALUE):
+    """pycl's own validation failure, raised before any C call."""
+    return LogicError(routine, code, what)

@@ -1,0 +1,157 @@
+"""Events, user events, nanny events, markers and barriers, and the wait
+lists every enqueue function takes."""
+
+import threading
+
+from pycl._lib import ffi, lib
+from pycl import info as _info
+from pycl.errors import check
+from pycl.handle import Handle
+
+__all__ = [
+    "Event",
+    "UserEvent",
+    "NannyEvent",
+    "wait_for_events",
+    "enqueue_marker",
+    "enqueue_barrier",
+]
+
+
+def wait_list(wait_for, routine):
+    """``(count, cl_event array or NULL)`` for a ``wait_for`` argument."""
+    if not wait_for:
+        return 0, ffi.NULL
+    try:
+        handles = [event._live() for event in wait_for]
+    except AttributeError:
+        raise TypeError("%s: wait_for must be a sequence of pycl.Event, got %r" % (routine, wait_for)) from None
+    return len(handles), ffi.new("cl_event[]", handles)
+
+
+class _Profile:
+    """``event.profile.start`` etc.: profiling info in nanoseconds."""
+
+    __slots__ = ("_event",)
+
+    def __init__(self, event):
+        self._event = event
+
+    def __getattr__(self, name):
+        param = _info.param_for_attribute("profiling", name)
+        if param is None:
+            raise AttributeError(name)
+        return self._event.get_profiling_info(param)
+
+
+class Event(Handle):
+    """An OpenCL event."""
+
+    __slots__ = ()
+    _ctype = "cl_event"
+    _retain = lib.pycl_event_retain
+    _release = lib.pycl_event_release
+    _info_kind = "event"
+    _invalid_code = lib.CL_INVALID_EVENT
+
+    def wait(self):
+        """Block until the command completes (releasing the GIL meanwhile)."""
+        handle = ffi.new("cl_event[1]", [self._live()])
+        check(lib.pycl_event_wait(1, handle), "clWaitForEvents")
+
+    def get_profiling_info(self, param):
+        """A ``profiling_info`` value in nanoseconds (queue needs PROFILING_ENABLE)."""
+        return _info.query(self, "profiling", param)
+
+    @property
+    def profile(self):
+        return _Profile(self)
+
+    def set_callback(self, type, cb):
+        """Call ``cb(status)`` from a driver thread once the event reaches
+        ``type`` (a ``command_execution_status``; OpenCL 1.1)."""
+        entry = [cb, None]
+        entry[1] = ffi.new_handle(entry)
+        with _callbacks_lock:
+            _pending_callbacks.add(entry[1])
+        status = lib.pycl_event_set_callback(self._live(), type, lib.pycl_event_callback, entry[1])
+        if status:
+            with _callbacks_lock:
+                _pending_callbacks.discard(entry[1])
+            check(status, "clSetEventCallback")
+
+
+# The handles of callbacks not yet called: ffi.new_handle's object must stay
+# alive until the driver calls back.
+_pending_callbacks = set()
+_callbacks_lock = threading.Lock()
+
+
+@ffi.def_extern()
+def pycl_event_callback(event, status, user_data):
+    entry = ffi.from_handle(user_data)
+    with _callbacks_lock:
+        _pending_callbacks.discard(entry[1])
+    entry[0](status)
+
+
+class UserEvent(Event):
+    """``UserEvent(context)``: an event whose status the host sets."""
+
+    __slots__ = ()
+
+    def __init__(self, context):
+        raw = ffi.new("cl_event *")
+        check(lib.pycl_user_event_create(context._live(), raw), "clCreateUserEvent")
+        self._adopt(raw[0])
+
+    def set_status(self, status):
+        """``command_execution_status.COMPLETE`` or a negative error code."""
+        check(lib.pycl_user_event_set_status(self._live(), status), "clSetUserEventStatus")
+
+
+class NannyEvent(Event):
+    """The event of a transfer that touches host memory; ``get_ward()`` is the
+    host object, kept alive until the transfer completes."""
+
+    __slots__ = ("_ward",)
+
+    def get_ward(self):
+        return self._ward
+
+
+def event_from(raw_out, cls=Event):
+    """The object for the event a call stored in ``raw_out`` (``cl_event *``)."""
+    return cls._wrap(raw_out[0])
+
+
+def wait_for_events(events):
+    """Wait for every event in ``events``."""
+    count, handles = wait_list(events, "wait_for_events")
+    if count:
+        check(lib.pycl_event_wait(count, handles), "clWaitForEvents")
+
+
+def enqueue_marker(queue, wait_for=None):
+    """An event that completes when ``wait_for`` (or all prior commands) has."""
+    count, handles = wait_list(wait_for, "enqueue_marker")
+    out = ffi.new("cl_event *")
+    check(lib.pycl_enqueue_marker(queue._live(), count, handles, out), "clEnqueueMarkerWithWaitList")
+    return event_from(out)
+
+
+def enqueue_barrier(queue, wait_for=None):
+    """Like ``enqueue_marker``, and later commands wait for it."""
+    count, handles = wait_list(wait_for, "enqueue_barrier")
+    out = ffi.new("cl_event *")
+    check(lib.pycl_enqueue_barrier(queue._live(), count, handles, out), "clEnqueueBarrierWithWaitList")
+    return event_from(out)
+
+
+
+def _wrap_event(raw):
+    check(lib.pycl_event_retain(raw), "clRetainEvent")
+    return Event._wrap(raw)
+
+
+_info.register_wrapper("event", _wrap_event)

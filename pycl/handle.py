@@ -1,0 +1,125 @@
+"""The base of every pycl object that wraps an OpenCL handle.
+
+One owner per native handle: the handle cdata carries ``ffi.gc`` with the
+shim's C release function, so collection releases it without running Python,
+and ``release()`` frees it at once through ``ffi.release``. A second explicit
+``release()`` and any use after release raise ``LogicError`` naming the object.
+Parents (the context of a queue, ...) are kept alive by plain attributes.
+"""
+
+from pycl._lib import ffi, lib
+from pycl.errors import check, logic_error
+from pycl import info as _info
+
+__all__ = ["Handle"]
+
+
+class Handle:
+    """An OpenCL object: ``int_ptr``, ``from_int_ptr``, ``==``/hash by handle,
+    ``get_info`` and lower-case info attributes, ``release`` and ``with``."""
+
+    __slots__ = ("_handle", "_ptr", "__weakref__")
+
+    _ctype = "void *"  # the cdata type of the handle
+    _retain = None  # shim retain function; None where OpenCL has none
+    _release = None  # shim release function (an ffi.gc destructor)
+    _info_kind = None  # key of pycl.info's decoding tables
+    _invalid_code = lib.CL_INVALID_VALUE  # the CL status for a released object
+
+    def _adopt(self, raw):
+        """Take ownership of one reference to ``raw`` (a cdata handle)."""
+        self._ptr = int(ffi.cast("intptr_t", raw))
+        self._handle = ffi.gc(raw, self._release) if self._release is not None else raw
+
+    @classmethod
+    def _wrap(cls, raw):
+        """A new object owning the reference ``raw`` that a create call returned."""
+        self = cls.__new__(cls)
+        self._adopt(raw)
+        return self
+
+    def _live(self):
+        """The handle, or ``LogicError`` if this object was released."""
+        handle = self._handle
+        if handle is None:
+            raise self._released_error()
+        return handle
+
+    def _released_error(self, routine=None):
+        name = type(self).__name__
+        return logic_error(
+            routine or name,
+            "%s at 0x%x was released and cannot be used" % (name, self._ptr),
+            self._invalid_code,
+        )
+
+    def release(self):
+        """Release the OpenCL object now. A second call raises ``LogicError``."""
+        handle = self._handle
+        if handle is None:
+            raise self._released_error(type(self).__name__ + ".release")
+        self._handle = None
+        if self._release is not None:
+            ffi.release(handle)
+
+    def __enter__(self):
+        self._live()
+        return self
+
+    def __exit__(self, exc_type, exc_value, traceback):
+        if self._handle is not None:
+            self.release()
+
+    @property
+    def int_ptr(self):
+        """The handle's address as an int, for ``from_int_ptr`` elsewhere."""
+        self._live()
+        return self._ptr
+
+    @classmethod
+    def from_int_ptr(cls, int_ptr_value, retain=True):
+        """Wrap the CL handle at ``int_ptr_value``. With ``retain`` the handle is
+        retained (the caller keeps its reference); without, ownership moves here."""
+        if not isinstance(int_ptr_value, int) or isinstance(int_ptr_value, bool):
+            raise TypeError("from_int_ptr: int_ptr_value must be an int, not %s" % type(int_ptr_value).__name__)
+        if not int_ptr_value:
+            raise logic_error(cls.__name__ + ".from_int_ptr", "int_ptr_value is NULL")
+        raw = ffi.cast(cls._ctype, int_ptr_value)
+        if retain and cls._retain is not None:
+            check(cls._retain(raw), cls.__name__ + ".from_int_ptr")
+        self = cls.__new__(cls)
+        self._adopt(raw)
+        self._init_from_handle()
+        return self
+
+    def _init_from_handle(self):
+        """Fill the caches a constructor would have filled (from info queries)."""
+
+    def __eq__(self, other):
+        if type(other) is not type(self) and not (isinstance(other, Handle) and other._info_kind == self._info_kind):
+            return NotImplemented
+        if self._handle is None or other._handle is None:
+            return self is other  # a released handle's address may be reused
+        return self._ptr == other._ptr
+
+    def __ne__(self, other):
+        result = self.__eq__(other)
+        return result if result is NotImplemented else not result
+
+    def __hash__(self):
+        return hash(self._ptr)
+
+    def get_info(self, param):
+        """Query ``param`` (a value of the matching ``*_info`` constant class)."""
+        return _info.query(self, self._info_kind, param)
+
+    def __getattr__(self, name):
+        # Lower-case info names (``device.name``) query their info parameter.
+        param = _info.param_for_attribute(self._info_kind, name) if name.islower() else None
+        if param is None:
+            raise AttributeError("%r object has no attribute %r" % (type(self).__name__, name))
+        return self.get_info(param)
+
+    def __repr__(self):
+        state = "released" if self._handle is None else "0x%x" % self._ptr
+        return "<pycl.%s %s>" % (type(self).__name__, state)

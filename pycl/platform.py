@@ -1,0 +1,107 @@
+"""Platforms and devices. Neither is reference-counted here: pycl works with
+root devices, which OpenCL does not count (sub-devices are not supported)."""
+
+from pycl._lib import ffi, lib
+from pycl import constants as _constants
+from pycl import info as _info
+from pycl.errors import check
+from pycl.handle import Handle
+from pycl.loader import platform_handles
+
+__all__ = ["Platform", "Device", "get_platforms"]
+
+
+def _version_text(version):
+    return "%d.%d" % (version // 100, version % 100)
+
+
+class Platform(Handle):
+    """An OpenCL platform (one per vendor implementation)."""
+
+    __slots__ = ()
+    _ctype = "cl_platform_id"
+    _info_kind = "platform"
+    _invalid_code = lib.CL_INVALID_PLATFORM
+
+    def get_devices(self, device_type=_constants.device_type.ALL):
+        """The platform's devices of ``device_type`` (an empty list if none)."""
+        handle = self._live()
+        count = ffi.new("cl_uint *")
+        status = lib.pycl_platform_get_devices(handle, device_type, 0, ffi.NULL, count)
+        if status == lib.CL_DEVICE_NOT_FOUND:
+            return []
+        check(status, "clGetDeviceIDs")
+        ids = ffi.new("cl_device_id[]", count[0])
+        check(lib.pycl_platform_get_devices(handle, device_type, count[0], ids, ffi.NULL), "clGetDeviceIDs")
+        return [Device._wrap(raw) for raw in ids]
+
+    @property
+    def cl_version(self):
+        """The OpenCL version pycl uses for this platform, as ``(major, minor)``
+        (after ``PYCL_FORCE_CL_VERSION``)."""
+        version = ffi.new("cl_uint *")
+        check(lib.pycl_platform_version(self._live(), version), "Platform.cl_version")
+        return (version[0] // 100, version[0] % 100)
+
+    def __repr__(self):
+        if self._handle is None:
+            return super().__repr__()
+        return "<pycl.Platform %r at 0x%x>" % (self.name, self._ptr)
+
+
+class Device(Handle):
+    """An OpenCL device. ``cl_version`` and feature checks are cached."""
+
+    __slots__ = ("_version",)
+    _ctype = "cl_device_id"
+    _info_kind = "device"
+    _invalid_code = lib.CL_INVALID_DEVICE
+
+    def _adopt(self, raw):
+        Handle._adopt(self, raw)
+        self._version = None
+
+    @property
+    def cl_version(self):
+        """The OpenCL version pycl uses for this device, as ``(major, minor)``
+        (after ``PYCL_FORCE_CL_VERSION``)."""
+        if self._version is None:
+            version = ffi.new("cl_uint *")
+            check(lib.pycl_device_version(self._live(), version), "Device.cl_version")
+            self._version = (version[0] // 100, version[0] % 100)
+        return self._version
+
+    def require(self, version, feature):
+        """Raise ``UnavailableError`` unless the device has OpenCL ``version``."""
+        from pycl.errors import UnavailableError
+
+        if self.cl_version < version:
+            forced = lib.pycl_forced_version()
+            raise UnavailableError(
+                feature,
+                lib.PYCL_UNAVAILABLE,
+                "%s needs OpenCL %d.%d; device %r reports OpenCL %d.%d%s"
+                % (
+                    feature,
+                    version[0],
+                    version[1],
+                    self.name,
+                    self.cl_version[0],
+                    self.cl_version[1],
+                    " (capped by PYCL_FORCE_CL_VERSION=%s)" % _version_text(forced) if forced else "",
+                ),
+            )
+
+    def __repr__(self):
+        if self._handle is None:
+            return super().__repr__()
+        return "<pycl.Device %r on %r at 0x%x>" % (self.name, self.platform.name, self._ptr)
+
+
+def get_platforms():
+    """Every platform found (see ``python -m pycl`` for where pycl looked)."""
+    return [Platform._wrap(raw) for raw in platform_handles()]
+
+
+_info.register_wrapper("platform", Platform._wrap)
+_info.register_wrapper("device", Device._wrap)

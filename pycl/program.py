@@ -1,0 +1,315 @@
+"""Programs, kernels, kernel arguments and ``enqueue_nd_range_kernel``."""
+
+import numpy as np
+
+from pycl._lib import ffi, lib
+from pycl import constants as _constants
+from pycl import info as _info
+from pycl.errors import RuntimeError, check, error_for, logic_error
+from pycl.event import event_from, wait_list
+from pycl.handle import Handle
+from pycl.platform import Device
+
+__all__ = ["Program", "Kernel", "LocalMemory", "enqueue_nd_range_kernel"]
+
+
+class LocalMemory:
+    """A ``__local`` kernel argument of ``size`` bytes."""
+
+    __slots__ = ("size",)
+
+    def __init__(self, size):
+        if not isinstance(size, int) or size <= 0:
+            raise logic_error("LocalMemory", "size must be a positive int, got %r" % (size,))
+        self.size = size
+
+    @property
+    def nbytes(self):
+        return self.size
+
+    def _set_kernel_arg(self, kernel, index):
+        return lib.pycl_kernel_set_arg(kernel, index, self.size, ffi.NULL)
+
+
+def _build_options(options):
+    if isinstance(options, str):
+        return options
+    return " ".join(options or ())
+
+
+class Program(Handle):
+    """``Program(context, source)`` or ``Program(context, devices, binaries)``."""
+
+    __slots__ = ("_context", "_kernels")
+    _ctype = "cl_program"
+    _retain = lib.pycl_program_retain
+    _release = lib.pycl_program_release
+    _info_kind = "program"
+    _invalid_code = lib.CL_INVALID_PROGRAM
+
+    def __init__(self, context, arg1, arg2=None):
+        raw = ffi.new("cl_program *")
+        if arg2 is None:
+            if not isinstance(arg1, str):
+                raise TypeError("Program: source must be a str, not %s" % type(arg1).__name__)
+            source = arg1.encode()
+            check(lib.pycl_program_create_with_source(context._live(), source, len(source), raw), "clCreateProgramWithSource")
+        else:
+            devices, binaries = list(arg1), [bytes(b) for b in arg2]
+            if len(devices) != len(binaries):
+                raise logic_error("Program", "got %d devices but %d binaries" % (len(devices), len(binaries)))
+            ids = ffi.new("cl_device_id[]", [d._live() for d in devices])
+            data = [ffi.from_buffer(b) for b in binaries]
+            pointers = ffi.new("unsigned char *[]", [ffi.cast("unsigned char *", d) for d in data])
+            lengths = ffi.new("size_t[]", [len(b) for b in binaries])
+            statuses = ffi.new("cl_int[]", len(binaries))
+            status = lib.pycl_program_create_with_binary(
+                context._live(), len(devices), ids, lengths, pointers, statuses, raw
+            )
+            check(status, "clCreateProgramWithBinary", "binary statuses %s" % list(statuses))
+        self._adopt(raw[0])
+        self._context = context
+
+    def _adopt(self, raw):
+        Handle._adopt(self, raw)
+        self._kernels = {}
+
+    def _init_from_handle(self):
+        self._context = self.get_info(_constants.program_info.CONTEXT)
+
+    def build(self, options=(), devices=None, cache_dir=None):
+        """Build for ``devices`` (default: all of the context's). A failed build
+        raises ``pycl.RuntimeError`` whose message holds every device's log.
+        ``cache_dir`` is accepted for PyOpenCL compatibility; the driver caches."""
+        text = _build_options(options)
+        if devices is None:
+            count, ids = 0, ffi.NULL
+        else:
+            devices = list(devices)
+            count, ids = len(devices), ffi.new("cl_device_id[]", [d._live() for d in devices])
+        status = lib.pycl_program_build(self._live(), count, ids, text.encode())
+        if status:
+            raise error_for(status, "clBuildProgram", self._build_failure_detail(text, devices))
+        return self
+
+    def _build_failure_detail(self, options, devices):
+        parts = ["options: %r" % options]
+        for device in devices or self._context.devices:
+            try:
+                log = self.get_build_info(device, _constants.program_build_info.LOG).strip()
+            except RuntimeError:
+                log = "(no log)"
+            parts.append("build on %r:\n%s" % (device.name, log or "(empty log)"))
+        return "\n\n".join(parts)
+
+    def get_build_info(self, device, param):
+        """A ``program_build_info`` value for ``device``."""
+        if not isinstance(device, Device):
+            raise TypeError("get_build_info: device must be a pycl.Device")
+        return _info.query(self, "program_build", param, (device._live(),))
+
+    def all_kernels(self):
+        """A Kernel for each kernel of the built program."""
+        handle = self._live()
+        count = ffi.new("cl_uint *")
+        check(lib.pycl_kernel_create_all(handle, 0, ffi.NULL, count), "clCreateKernelsInProgram")
+        raws = ffi.new("cl_kernel[]", count[0])
+        check(lib.pycl_kernel_create_all(handle, count[0], raws, ffi.NULL), "clCreateKernelsInProgram")
+        return [Kernel._from_raw(raw, self) for raw in raws]
+
+    def __getattr__(self, name):
+        # Info attributes first (program.source), then kernels by name.
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if _info.param_for_attribute("program", name) is not None:
+            return Handle.__getattr__(self, name)
+        kernels = self._kernels
+        if name not in kernels:
+            try:
+                kernels[name] = Kernel(self, name)
+            except Exception as error:
+                raise AttributeError("%r is neither a program_info attribute nor a kernel: %s" % (name, error))
+        return kernels[name]
+
+
+def _scalar_converter(dtype):
+    if dtype is None:
+        return None
+    dtype = np.dtype(dtype)
+    return lambda value: dtype.type(value).tobytes()
+
+
+class Kernel(Handle):
+    """``Kernel(program, name)``. Arguments: memory objects, ``LocalMemory``,
+    samplers, SVM pointers, numpy scalars or buffer-protocol bytes, ``None``
+    for a NULL buffer. Plain Python ints and floats are rejected unless
+    ``set_scalar_arg_dtypes`` says which type they are."""
+
+    __slots__ = ("_program", "_args", "_scalar_converters")
+    _ctype = "cl_kernel"
+    _retain = lib.pycl_kernel_retain
+    _release = lib.pycl_kernel_release
+    _info_kind = "kernel"
+    _invalid_code = lib.CL_INVALID_KERNEL
+
+    def __init__(self, program, name):
+        raw = ffi.new("cl_kernel *")
+        check(lib.pycl_kernel_create(program._live(), name.encode(), raw), "clCreateKernel", "kernel %r" % name)
+        self._adopt(raw[0])
+        self._program = program
+
+    @classmethod
+    def _from_raw(cls, raw, program):
+        self = cls._wrap(raw)
+        self._program = program
+        return self
+
+    def _adopt(self, raw):
+        Handle._adopt(self, raw)
+        self._args = {}
+        self._scalar_converters = None
+        self._program = None
+
+    def _init_from_handle(self):
+        self._program = self.get_info(_constants.kernel_info.PROGRAM)
+
+    def set_scalar_arg_dtypes(self, arg_dtypes):
+        """One numpy dtype (for scalar arguments) or None per argument."""
+        self._scalar_converters = [_scalar_converter(d) for d in arg_dtypes]
+
+    def set_arg(self, index, arg):
+        handle = self._live()
+        if not isinstance(index, int) or index < 0:
+            raise logic_error("Kernel.set_arg", "index must be a non-negative int, got %r" % (index,))
+        converters = self._scalar_converters
+        converter = converters[index] if converters is not None and index < len(converters) else None
+        if converter is not None:
+            status = self._set_bytes(handle, index, converter(arg))
+        elif arg is None:
+            status = lib.pycl_kernel_set_arg(handle, index, ffi.sizeof("cl_mem"), ffi.new("cl_mem *"))
+        elif hasattr(arg, "_set_kernel_arg"):
+            status = arg._set_kernel_arg(handle, index)
+        elif isinstance(arg, (bool, int, float, complex)) and not isinstance(arg, np.generic):
+            raise logic_error(
+                "Kernel.set_arg",
+                "argument %d is a Python %s, whose size OpenCL cannot know: pass a numpy scalar "
+                "(e.g. numpy.int32(%r)) or declare it with set_scalar_arg_dtypes" % (index, type(arg).__name__, arg),
+            )
+        elif isinstance(arg, np.generic):
+            status = self._set_bytes(handle, index, arg.tobytes())
+        else:
+            try:
+                data = ffi.from_buffer(arg)
+            except TypeError:
+                raise TypeError(
+                    "Kernel.set_arg: argument %d of type %s is not a memory object, LocalMemory, "
+                    "sampler, SVM pointer, numpy scalar or buffer" % (index, type(arg).__name__)
+                ) from None
+            status = lib.pycl_kernel_set_arg(handle, index, len(data), data)
+        if status:
+            check(status, "clSetKernelArg", "argument %d (%s)" % (index, type(arg).__name__))
+        self._args[index] = arg  # kernels do not retain their arguments
+
+    @staticmethod
+    def _set_bytes(handle, index, data):
+        return lib.pycl_kernel_set_arg(handle, index, len(data), data)
+
+    def set_args(self, *args):
+        for index, arg in enumerate(args):
+            self.set_arg(index, arg)
+
+    def _check_args_alive(self):
+        for index, arg in self._args.items():
+            if getattr(arg, "_handle", True) is None:
+                raise logic_error(
+                    "enqueue_nd_range_kernel", "kernel argument %d (%r) was released" % (index, arg)
+                )
+
+    def get_work_group_info(self, param, device):
+        """A ``kernel_work_group_info`` value for ``device``."""
+        return _info.query(self, "kernel_work_group", param, (device._live(),))
+
+    def get_arg_info(self, arg_index, param):
+        """A ``kernel_arg_info`` value (OpenCL 1.2; the program may need
+        ``-cl-kernel-arg-info``)."""
+        return _info.query(self, "kernel_arg", param, (arg_index,))
+
+    def __call__(self, queue, global_size, local_size, *args, **kwargs):
+        """Set ``args`` and enqueue: ``knl(queue, global_size, local_size, *args,
+        global_offset=None, wait_for=None, g_times_l=False, allow_empty_ndrange=False)``."""
+        unknown = set(kwargs) - {"global_offset", "wait_for", "g_times_l", "allow_empty_ndrange"}
+        if unknown:
+            raise TypeError("Kernel.__call__: unexpected keyword argument(s) %s" % ", ".join(sorted(unknown)))
+        self.set_args(*args)
+        return enqueue_nd_range_kernel(
+            queue,
+            self,
+            global_size,
+            local_size,
+            kwargs.get("global_offset"),
+            kwargs.get("wait_for"),
+            g_times_l=kwargs.get("g_times_l", False),
+            allow_empty_ndrange=kwargs.get("allow_empty_ndrange", False),
+        )
+
+
+def _sizes(value, name, dims=None):
+    if isinstance(value, int):
+        value = (value,)
+    value = tuple(value)
+    if not 1 <= len(value) <= 3 or not all(isinstance(v, (int, np.integer)) and v >= 0 for v in value):
+        raise logic_error("enqueue_nd_range_kernel", "%s must be 1 to 3 non-negative ints, got %r" % (name, value))
+    if dims is not None and len(value) != dims:
+        raise logic_error(
+            "enqueue_nd_range_kernel", "%s has %d dimensions but global_work_size has %d" % (name, len(value), dims)
+        )
+    return tuple(int(v) for v in value)
+
+
+def enqueue_nd_range_kernel(
+    queue,
+    kernel,
+    global_work_size,
+    local_work_size,
+    global_work_offset=None,
+    wait_for=None,
+    g_times_l=False,
+    allow_empty_ndrange=False,
+):
+    """Enqueue ``kernel`` over an NDRange; returns an Event."""
+    from pycl.event import enqueue_marker
+
+    global_size = _sizes(global_work_size, "global_work_size")
+    dims = len(global_size)
+    local_size = None if local_work_size is None else _sizes(local_work_size, "local_work_size", dims)
+    if g_times_l:
+        if local_size is None:
+            raise logic_error("enqueue_nd_range_kernel", "g_times_l needs a local_work_size")
+        global_size = tuple(g * l for g, l in zip(global_size, local_size))
+    offset = None if global_work_offset is None else _sizes(global_work_offset, "global_work_offset", dims)
+    kernel._check_args_alive()
+    if allow_empty_ndrange and 0 in global_size:
+        return enqueue_marker(queue, wait_for)
+    count, handles = wait_list(wait_for, "enqueue_nd_range_kernel")
+    out = ffi.new("cl_event *")
+    status = lib.pycl_enqueue_nd_range_kernel(
+        queue._live(),
+        kernel._live(),
+        dims,
+        ffi.new("size_t[]", offset) if offset else ffi.NULL,
+        ffi.new("size_t[]", global_size),
+        ffi.new("size_t[]", local_size) if local_size else ffi.NULL,
+        count,
+        handles,
+        out,
+    )
+    if status:
+        check(status, "clEnqueueNDRangeKernel", "global %r, local %r" % (global_size, local_size))
+    return event_from(out)
+
+
+def _wrap_program(raw):
+    return Program.from_int_ptr(int(ffi.cast("intptr_t", raw)))
+
+
+_info.register_wrapper("program", _wrap_program)

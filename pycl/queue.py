@@ -1,0 +1,96 @@
+"""Command queues."""
+
+from pycl._lib import ffi, lib
+from pycl import constants as _constants
+from pycl import info as _info
+from pycl.errors import check
+from pycl.handle import Handle
+from pycl.platform import Device
+
+__all__ = ["CommandQueue"]
+
+
+def _queue_properties(properties):
+    """An int (``command_queue_properties`` bits) or ``(key, value)`` pairs of
+    ``queue_properties``, as a 0-terminated ``cl_queue_properties`` array."""
+    if properties is None:
+        return ffi.NULL, 0
+    if isinstance(properties, int):
+        return ffi.new("cl_queue_properties[]", [_constants.queue_properties.PROPERTIES, properties, 0]), properties
+    flat, bits = [], 0
+    for key, value in properties:
+        flat += [key, value]
+        if key == _constants.queue_properties.PROPERTIES:
+            bits = value
+    return ffi.new("cl_queue_properties[]", flat + [0]), bits
+
+
+class CommandQueue(Handle):
+    """``CommandQueue(context, device=None, properties=None)``. ``device``
+    defaults to the context's first device; ``properties`` is an int of
+    ``command_queue_properties`` or a list of ``(queue_properties, value)``."""
+
+    __slots__ = ("_context", "_device", "_properties")
+    _ctype = "cl_command_queue"
+    _retain = lib.pycl_queue_retain
+    _release = lib.pycl_queue_release
+    _info_kind = "queue"
+    _invalid_code = lib.CL_INVALID_COMMAND_QUEUE
+
+    def __init__(self, context, device=None, properties=None):
+        if device is None:
+            device = context.devices[0]
+        elif not isinstance(device, Device):
+            raise TypeError("CommandQueue: device must be a pycl.Device, not %s" % type(device).__name__)
+        array, bits = _queue_properties(properties)
+        raw = ffi.new("cl_command_queue *")
+        status = lib.pycl_queue_create(context._live(), device._live(), array, raw)
+        check(status, "clCreateCommandQueueWithProperties")
+        self._adopt(raw[0])
+        self._context = context
+        self._device = device
+        self._properties = bits
+
+    def _init_from_handle(self):
+        self._context = self.get_info(_constants.command_queue_info.CONTEXT)
+        self._device = self.get_info(_constants.command_queue_info.DEVICE)
+        self._properties = self.get_info(_constants.command_queue_info.PROPERTIES)
+
+    @property
+    def context(self):
+        self._live()
+        return self._context
+
+    @property
+    def device(self):
+        self._live()
+        return self._device
+
+    @property
+    def properties(self):
+        self._live()
+        return self._properties
+
+    @property
+    def is_in_order(self):
+        """False when the queue was made with OUT_OF_ORDER_EXEC_MODE_ENABLE."""
+        return not self.properties & _constants.command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABLE
+
+    def flush(self):
+        check(lib.pycl_queue_flush(self._live()), "clFlush")
+
+    def finish(self):
+        """Wait for every command of the queue (the GIL is released meanwhile)."""
+        check(lib.pycl_queue_finish(self._live()), "clFinish")
+
+    def __exit__(self, exc_type, exc_value, traceback):
+        if self._handle is not None:
+            self.finish()
+            self.release()
+
+
+def _wrap_queue(raw):
+    return CommandQueue.from_int_ptr(int(ffi.cast("intptr_t", raw)))
+
+
+_info.register_wrapper("queue", _wrap_queue)
