@@ -4,15 +4,11 @@ root devices, which OpenCL does not count (sub-devices are not supported)."""
 from pycl._lib import ffi, lib
 from pycl import constants as _constants
 from pycl import info as _info
-from pycl.errors import check
+from pycl.errors import UnavailableError, check
 from pycl.handle import Handle
 from pycl.loader import platform_handles
 
 __all__ = ["Platform", "Device", "get_platforms"]
-
-
-def _version_text(version):
-    return "%d.%d" % (version // 100, version % 100)
 
 
 class Platform(Handle):
@@ -73,24 +69,17 @@ class Device(Handle):
 
     def require(self, version, feature):
         """Raise ``UnavailableError`` unless the device has OpenCL ``version``."""
-        from pycl.errors import UnavailableError
-
-        if self.cl_version < version:
-            forced = lib.pycl_forced_version()
-            raise UnavailableError(
-                feature,
-                lib.PYCL_UNAVAILABLE,
-                "%s needs OpenCL %d.%d; device %r reports OpenCL %d.%d%s"
-                % (
-                    feature,
-                    version[0],
-                    version[1],
-                    self.name,
-                    self.cl_version[0],
-                    self.cl_version[1],
-                    " (capped by PYCL_FORCE_CL_VERSION=%s)" % _version_text(forced) if forced else "",
-                ),
-            )
+        have = self.cl_version
+        if have >= version:
+            return
+        reported = tuple(int(x) for x in self.version.split()[1].split(".")[:2])
+        capped = " (capped by PYCL_FORCE_CL_VERSION)" if reported > have else ""
+        raise UnavailableError(
+            feature,
+            lib.PYCL_UNAVAILABLE,
+            "%s needs OpenCL %d.%d; device %r reports OpenCL %d.%d%s"
+            % (feature, version[0], version[1], self.name, have[0], have[1], capped),
+        )
 
     def __repr__(self):
         if self._handle is None:

@@ -1,0 +1,235 @@
+"""Runtime objects on every device: create, info, equality, int_ptr round
+trips with reference counts, release rules."""
+
+import gc
+import threading
+
+import pytest
+
+import pycl as cl
+from pycl._lib import ffi
+
+
+def test_platform_and_device_info(device):
+    platform = device.platform
+    assert isinstance(platform, cl.Platform)
+    assert device in platform.get_devices()
+    assert device.name and platform.name and device.vendor
+    assert device.version.startswith("OpenCL ")
+    major, minor = (int(x) for x in device.version.split()[1].split(".")[:2])
+    assert device.cl_version <= (major, minor)
+    assert device.get_info(cl.device_info.NAME) == device.name
+    assert device.max_mem_alloc_size <= device.global_mem_size
+    assert isinstance(device.image_support, bool)
+    assert len(device.max_work_item_sizes) == device.max_work_item_dimensions
+    assert device.type & cl.device_type.ALL
+    if device.cl_version >= (2, 0):
+        assert isinstance(device.svm_capabilities, int)
+
+
+def test_unknown_info_attribute_is_attribute_error(device):
+    with pytest.raises(AttributeError):
+        device.no_such_info
+    with pytest.raises(cl.LogicError, match="device_info has no parameter 123456"):
+        device.get_info(123456)
+
+
+def test_context_info_and_equality(ctx_factory):
+    ctx = ctx_factory()
+    device = ctx_factory.device
+    assert ctx.devices == [device]
+    assert ctx.get_info(cl.context_info.NUM_DEVICES) == 1
+    assert ctx.reference_count == 1
+    other = ctx_factory()
+    assert ctx != other and hash(ctx) != hash(other) or ctx.int_ptr != other.int_ptr
+    same = cl.Context.from_int_ptr(ctx.int_ptr)
+    assert same == ctx and hash(same) == hash(ctx) and not (same != ctx)
+    assert {ctx, same} == {ctx}
+
+
+def check_round_trip(obj):
+    """from_int_ptr with and without retain, counted by REFERENCE_COUNT."""
+    cls = type(obj)
+    start = obj.reference_count
+    twin = cls.from_int_ptr(obj.int_ptr)
+    assert twin == obj and twin.int_ptr == obj.int_ptr
+    assert obj.reference_count == start + 1
+    twin.release()
+    assert obj.reference_count == start
+    del twin
+    gc.collect()  # collection after release does nothing
+    assert obj.reference_count == start
+    # retain=False moves a reference the caller owns, e.g. one C code retained.
+    assert cls._retain(ffi.cast(cls._ctype, obj.int_ptr)) == 0
+    taken = cls.from_int_ptr(obj.int_ptr, retain=False)
+    assert obj.reference_count == start + 1
+    del taken
+    gc.collect()
+    assert obj.reference_count == start
+
+
+def test_context_int_ptr_round_trip(ctx_factory):
+    check_round_trip(ctx_factory())
+
+
+def test_queue_int_ptr_round_trip(ctx_factory):
+    ctx = ctx_factory()
+    queue = cl.CommandQueue(ctx)
+    check_round_trip(queue)
+    twin = cl.CommandQueue.from_int_ptr(queue.int_ptr)
+    assert twin.context == ctx and twin.device == ctx_factory.device
+
+
+def test_event_int_ptr_round_trip(ctx_factory):
+    # A user event: the driver holds no reference of its own that it might
+    # drop while the test counts.
+    event = cl.UserEvent(ctx_factory())
+    check_round_trip(event)
+    assert type(cl.Event.from_int_ptr(event.int_ptr)) is cl.Event
+
+
+def test_platform_and_device_from_int_ptr(device):
+    assert cl.Device.from_int_ptr(device.int_ptr) == device
+    assert cl.Platform.from_int_ptr(device.platform.int_ptr) == device.platform
+    with pytest.raises(TypeError):
+        cl.Device.from_int_ptr("0x1")
+    with pytest.raises(cl.LogicError, match="NULL"):
+        cl.Context.from_int_ptr(0)
+
+
+def released_uses(obj):
+    yield lambda: obj.int_ptr
+    yield lambda: obj.reference_count
+    yield lambda: obj.get_info(cl.context_info.REFERENCE_COUNT)
+
+
+def test_release_rules(ctx_factory):
+    ctx = ctx_factory()
+    queue = cl.CommandQueue(ctx)
+    event = cl.enqueue_marker(queue)
+    for obj in (event, queue, ctx):
+        obj.release()
+        with pytest.raises(cl.LogicError, match="was released"):
+            obj.release()
+        with pytest.raises(cl.LogicError):
+            obj.int_ptr
+        with pytest.raises(cl.LogicError):
+            obj.reference_count
+        assert "released" in repr(obj)
+    with pytest.raises(cl.LogicError, match="Context at 0x[0-9a-f]+ was released"):
+        cl.CommandQueue(ctx)
+    with pytest.raises(cl.LogicError):
+        queue.finish()
+    with pytest.raises(cl.LogicError):
+        event.wait()
+    with pytest.raises(cl.LogicError):
+        cl.enqueue_marker(queue)
+    # A released object still hashes (sets and dicts holding it keep working)
+    # but equals only itself: its address may belong to a new object now.
+    assert hash(ctx) == hash(ctx) and ctx == ctx
+    gc.collect()
+
+
+def test_context_manager_releases(ctx_factory):
+    with ctx_factory() as ctx:
+        with cl.CommandQueue(ctx) as queue:
+            cl.enqueue_marker(queue).wait()
+        assert "released" in repr(queue)
+        with pytest.raises(cl.LogicError):
+            queue.flush()
+    with pytest.raises(cl.LogicError):
+        ctx.devices
+    # Released inside the block: exit does not release again.
+    with ctx_factory() as ctx:
+        ctx.release()
+
+
+def test_context_from_dev_type(device):
+    ctx = cl.Context(dev_type=cl.device_type.ALL, properties=[(cl.context_properties.PLATFORM, device.platform)])
+    assert set(ctx.devices) == set(device.platform.get_devices())
+
+
+def test_queue_properties_and_info(ctx_factory):
+    ctx = ctx_factory()
+    device = ctx_factory.device
+    queue = cl.CommandQueue(ctx, device, cl.command_queue_properties.PROFILING_ENABLE)
+    assert queue.device == device and queue.context == ctx
+    assert queue.properties == cl.command_queue_properties.PROFILING_ENABLE
+    assert queue.get_info(cl.command_queue_info.PROPERTIES) == cl.command_queue_properties.PROFILING_ENABLE
+    assert queue.is_in_order
+    queue.flush()
+    queue.finish()
+
+
+def test_queue_size_property_needs_2_0(ctx_factory):
+    """CL_QUEUE_SIZE has no OpenCL 1.2 equivalent: UnavailableError below 2.0
+    (also under PYCL_FORCE_CL_VERSION=1.2), accepted with on-device queues above."""
+    ctx = ctx_factory()
+    device = ctx_factory.device
+    properties = [(cl.queue_properties.PROPERTIES, 0), (cl.queue_properties.SIZE, 1024)]
+    if device.platform.cl_version < (2, 0):
+        with pytest.raises(cl.UnavailableError, match="needs clCreateCommandQueueWithProperties .OpenCL 2.0.") as info:
+            cl.CommandQueue(ctx, device, properties)
+        assert isinstance(info.value, NotImplementedError)
+        assert info.value.code == -9999
+    else:
+        # SIZE without ON_DEVICE is invalid: the driver must see and reject it.
+        with pytest.raises(cl.LogicError) as info:
+            cl.CommandQueue(ctx, device, properties)
+        assert info.value.routine == "clCreateCommandQueueWithProperties"
+
+
+def test_user_event_marker_and_callback(ctx_factory):
+    ctx = ctx_factory()
+    queue = cl.CommandQueue(ctx)
+    gate = cl.UserEvent(ctx)
+    assert gate.command_execution_status == cl.command_execution_status.SUBMITTED
+    marker = cl.enqueue_marker(queue, wait_for=[gate])
+    assert marker.command_execution_status != cl.command_execution_status.COMPLETE
+    called = threading.Event()
+    seen = []
+
+    def callback(status):
+        seen.append(status)
+        called.set()
+
+    marker.set_callback(cl.command_execution_status.COMPLETE, callback)
+    gate.set_status(cl.command_execution_status.COMPLETE)
+    marker.wait()
+    assert called.wait(30)
+    assert seen == [cl.command_execution_status.COMPLETE]
+    assert marker.command_execution_status == cl.command_execution_status.COMPLETE
+    assert marker.command_type == cl.command_type.MARKER
+    assert marker.command_queue == queue and marker.context == ctx
+    barrier = cl.enqueue_barrier(queue)
+    cl.wait_for_events([barrier, marker])
+    assert barrier.command_execution_status == cl.command_execution_status.COMPLETE
+
+
+def test_wait_for_must_hold_events(ctx_factory):
+    queue = cl.CommandQueue(ctx_factory())
+    with pytest.raises(TypeError, match="wait_for must be a sequence of pycl.Event"):
+        cl.enqueue_marker(queue, wait_for=[1])
+
+
+def test_version_helpers():
+    assert cl.get_cl_header_version() == (3, 0)
+    assert cl.VERSION_TEXT.startswith("%d.%d" % cl.VERSION[:2])
+    import pycl._cl as _cl
+
+    assert _cl.Context is cl.Context and _cl.CommandQueue is cl.CommandQueue
+
+
+def test_create_some_context_answers(device, monkeypatch):
+    platforms = cl.get_platforms()
+    p_index = platforms.index(device.platform)
+    d_index = device.platform.get_devices().index(device)
+    monkeypatch.delenv("PYOPENCL_CTX", raising=False)
+    ctx = cl.create_some_context(interactive=False, answers=[str(p_index), str(d_index)])
+    assert ctx.devices == [device]
+    monkeypatch.setenv("PYOPENCL_CTX", "%d:%d" % (p_index, d_index))
+    assert cl.create_some_context(interactive=False).devices == [device]
+    with pytest.raises(cl.LogicError, match="platform index 99 out of range"):
+        cl.create_some_context(answers=["99"])
+    with pytest.raises(cl.LogicError, match="no device matches 'no such device'"):
+        cl.create_some_context(answers=[str(p_index), "no such device"])
