@@ -80,15 +80,11 @@ class _ConstantClass(metaclass=_ConstantType):
                     names.append(hex(rest))
                 return " | ".join(names)
         if default_format is None:
-            raise ValueError(
-                f"a name for value {value} was not found in {cls.__name__}"
-            )
+            raise ValueError(f"a name for value {value} was not found in {cls.__name__}")
         return default_format % value
 
 
-def _constants(
-    cls_name: str, prefix: str, spec: str, bitfield: bool = False
-) -> type[_ConstantClass]:
+def _constants(cls_name: str, prefix: str, spec: str, bitfield: bool = False) -> type[_ConstantClass]:
     """The class *cls_name*: for each name in *spec*, an attribute whose value
     is ``lib.<prefix + name>``, or ``lib.<C_NAME>`` for "NAME=C_NAME".
     *bitfield*: the values are bits to combine (PyOpenCL's bit-field classes,
@@ -101,9 +97,7 @@ def _constants(
         try:
             attrs[attr] = getattr(lib, c_name)
         except AttributeError:
-            raise ImportError(
-                f"pycl.constants: {cls_name}.{attr} needs {c_name}, which constants.h lacks"
-            ) from None
+            raise ImportError(f"pycl.constants: {cls_name}.{attr} needs {c_name}, which constants.h lacks") from None
     name_of: dict[int, str] = {}
     for attr in sorted(attrs):  # the alphabetically first wins, as in PyOpenCL
         name_of.setdefault(attrs[attr], attr)
@@ -117,9 +111,7 @@ def _constants(
         _name_of=name_of,
         _bits=tuple(bits),
     )
-    return cast(
-        "type[_ConstantClass]", _ConstantType(cls_name, (_ConstantClass,), namespace)
-    )
+    return cast("type[_ConstantClass]", _ConstantType(cls_name, (_ConstantClass,), namespace))
 
 
 # Order follows CL/cl.h; extension names come last in their class.
@@ -229,9 +221,7 @@ device_info = _constants(
         NUM_SIMULTANEOUS_INTEROPS_INTEL
         """,
 )
-device_topology_type_amd = _constants(
-    "device_topology_type_amd", "", "PCIE=CL_DEVICE_TOPOLOGY_TYPE_PCIE_AMD"
-)
+device_topology_type_amd = _constants("device_topology_type_amd", "", "PCIE=CL_DEVICE_TOPOLOGY_TYPE_PCIE_AMD")
 device_fp_config = _constants(
     "device_fp_config",
     "CL_FP_",
@@ -241,13 +231,9 @@ device_fp_config = _constants(
         """,
     bitfield=True,
 )
-device_mem_cache_type = _constants(
-    "device_mem_cache_type", "CL_", "NONE READ_ONLY_CACHE READ_WRITE_CACHE"
-)
+device_mem_cache_type = _constants("device_mem_cache_type", "CL_", "NONE READ_ONLY_CACHE READ_WRITE_CACHE")
 device_local_mem_type = _constants("device_local_mem_type", "CL_", "LOCAL GLOBAL")
-device_exec_capabilities = _constants(
-    "device_exec_capabilities", "CL_EXEC_", "KERNEL NATIVE_KERNEL", bitfield=True
-)
+device_exec_capabilities = _constants("device_exec_capabilities", "CL_EXEC_", "KERNEL NATIVE_KERNEL", bitfield=True)
 device_svm_capabilities = _constants(
     "device_svm_capabilities",
     "CL_DEVICE_SVM_",
@@ -267,18 +253,14 @@ context_info = _constants(
 )
 # Empty in PyOpenCL builds without OpenGL, such as its Linux wheels.
 gl_context_info = _constants("gl_context_info", "CL_", "")
-context_properties = _constants(
-    "context_properties", "CL_CONTEXT_", "PLATFORM OFFLINE_DEVICES_AMD"
-)
+context_properties = _constants("context_properties", "CL_CONTEXT_", "PLATFORM OFFLINE_DEVICES_AMD")
 command_queue_info = _constants(
     "command_queue_info",
     "CL_QUEUE_",
     "CONTEXT DEVICE REFERENCE_COUNT PROPERTIES PROPERTIES_ARRAY",
 )
 # Property names of clCreateCommandQueueWithProperties.
-queue_properties = _constants(
-    "queue_properties", "CL_QUEUE_", "PROPERTIES SIZE DEVICE_DEFAULT"
-)
+queue_properties = _constants("queue_properties", "CL_QUEUE_", "PROPERTIES SIZE DEVICE_DEFAULT")
 mem_flags = _constants(
     "mem_flags",
     "CL_MEM_",
@@ -339,9 +321,7 @@ image_info = _constants(
 )
 pipe_info = _constants("pipe_info", "CL_PIPE_", "PACKET_SIZE MAX_PACKETS PROPERTIES")
 pipe_properties = _constants("pipe_properties", "CL_PIPE_", "PACKET_SIZE MAX_PACKETS")
-addressing_mode = _constants(
-    "addressing_mode", "CL_ADDRESS_", "NONE CLAMP_TO_EDGE CLAMP REPEAT MIRRORED_REPEAT"
-)
+addressing_mode = _constants("addressing_mode", "CL_ADDRESS_", "NONE CLAMP_TO_EDGE CLAMP REPEAT MIRRORED_REPEAT")
 filter_mode = _constants("filter_mode", "CL_FILTER_", "NEAREST LINEAR")
 sampler_info = _constants(
     "sampler_info",
@@ -352,12 +332,8 @@ sampler_info = _constants(
         MIP_FILTER_MODE_KHR LOD_MIN_KHR LOD_MAX_KHR
         """,
 )
-sampler_properties = _constants(
-    "sampler_properties", "CL_SAMPLER_", "NORMALIZED_COORDS ADDRESSING_MODE FILTER_MODE"
-)
-map_flags = _constants(
-    "map_flags", "CL_MAP_", "READ WRITE WRITE_INVALIDATE_REGION", bitfield=True
-)
+sampler_properties = _constants("sampler_properties", "CL_SAMPLER_", "NORMALIZED_COORDS ADDRESSING_MODE FILTER_MODE")
+map_flags = _constants("map_flags", "CL_MAP_", "READ WRITE WRITE_INVALIDATE_REGION", bitfield=True)
 program_info = _constants(
     "program_info",
     "CL_PROGRAM_",
@@ -440,12 +416,8 @@ command_type = _constants(
         SVM_UNMAP SVM_MIGRATE_MEM
         """,
 )
-command_execution_status = _constants(
-    "command_execution_status", "CL_", "COMPLETE RUNNING SUBMITTED QUEUED"
-)
-profiling_info = _constants(
-    "profiling_info", "CL_PROFILING_COMMAND_", "QUEUED SUBMIT START END COMPLETE"
-)
+command_execution_status = _constants("command_execution_status", "CL_", "COMPLETE RUNNING SUBMITTED QUEUED")
+profiling_info = _constants("profiling_info", "CL_PROFILING_COMMAND_", "QUEUED SUBMIT START END COMPLETE")
 mem_migration_flags = _constants(
     "mem_migration_flags",
     "CL_MIGRATE_MEM_OBJECT_",
@@ -486,15 +458,11 @@ version_bits = _constants(
 )
 khronos_vendor_id = _constants("khronos_vendor_id", "CL_KHRONOS_VENDOR_ID_", "CODEPLAY")
 # In PyOpenCL builds with OpenGL (and in its __all__ and type stub).
-gl_object_type = _constants(
-    "gl_object_type", "CL_GL_OBJECT_", "BUFFER TEXTURE2D TEXTURE3D RENDERBUFFER"
-)
+gl_object_type = _constants("gl_object_type", "CL_GL_OBJECT_", "BUFFER TEXTURE2D TEXTURE3D RENDERBUFFER")
 gl_texture_info = _constants("gl_texture_info", "CL_GL_", "TEXTURE_TARGET MIPMAP_LEVEL")
 # pycl additions: not in PyOpenCL 2026.1.4.
 build_status = _constants("build_status", "CL_BUILD_", "SUCCESS NONE ERROR IN_PROGRESS")
-kernel_exec_info = _constants(
-    "kernel_exec_info", "CL_KERNEL_EXEC_INFO_", "SVM_PTRS SVM_FINE_GRAIN_SYSTEM"
-)
+kernel_exec_info = _constants("kernel_exec_info", "CL_KERNEL_EXEC_INFO_", "SVM_PTRS SVM_FINE_GRAIN_SYSTEM")
 
 
 __all__ = [

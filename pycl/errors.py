@@ -48,9 +48,7 @@ class UnavailableError(Error, NotImplementedError):
     """The platform or device cannot do this (OpenCL version or capability)."""
 
 
-_MEMORY_CODES = frozenset(
-    (lib.CL_MEM_OBJECT_ALLOCATION_FAILURE, lib.CL_OUT_OF_RESOURCES, lib.CL_OUT_OF_HOST_MEMORY)
-)
+_MEMORY_CODES = frozenset((lib.CL_MEM_OBJECT_ALLOCATION_FAILURE, lib.CL_OUT_OF_RESOURCES, lib.CL_OUT_OF_HOST_MEMORY))
 
 
 def status_name(code):

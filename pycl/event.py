@@ -148,7 +148,6 @@ def enqueue_barrier(queue, wait_for=None):
     return event_from(out)
 
 
-
 def _wrap_event(raw):
     check(lib.pycl_event_retain(raw), "clRetainEvent")
     return Event._wrap(raw)

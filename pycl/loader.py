@@ -54,6 +54,5 @@ def _no_platform_advice():
     return (
         "no OpenCL platform found.\n%s"
         "Install the embedded default device with 'pip install pocl-binary-distribution', "
-        "or name a vendor library in OCL_ICD_FILENAMES or a folder of .icd files in OCL_ICD_VENDORS."
-        % report()
+        "or name a vendor library in OCL_ICD_FILENAMES or a folder of .icd files in OCL_ICD_VENDORS." % report()
     )

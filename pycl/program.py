@@ -53,7 +53,8 @@ class Program(Handle):
             if not isinstance(arg1, str):
                 raise TypeError("Program: source must be a str, not %s" % type(arg1).__name__)
             source = arg1.encode()
-            check(lib.pycl_program_create_with_source(context._live(), source, len(source), raw), "clCreateProgramWithSource")
+            status = lib.pycl_program_create_with_source(context._live(), source, len(source), raw)
+            check(status, "clCreateProgramWithSource")
         else:
             devices, binaries = list(arg1), [bytes(b) for b in arg2]
             if len(devices) != len(binaries):
@@ -128,7 +129,9 @@ class Program(Handle):
             try:
                 kernels[name] = Kernel(self, name)
             except Exception as error:
-                raise AttributeError("%r is neither a program_info attribute nor a kernel: %s" % (name, error))
+                raise AttributeError(
+                    "%r is neither a program_info attribute nor a kernel: %s" % (name, error)
+                ) from error
         return kernels[name]
 
 
@@ -221,9 +224,7 @@ class Kernel(Handle):
     def _check_args_alive(self):
         for index, arg in self._args.items():
             if getattr(arg, "_handle", True) is None:
-                raise logic_error(
-                    "enqueue_nd_range_kernel", "kernel argument %d (%r) was released" % (index, arg)
-                )
+                raise logic_error("enqueue_nd_range_kernel", "kernel argument %d (%r) was released" % (index, arg))
 
     def get_work_group_info(self, param, device):
         """A ``kernel_work_group_info`` value for ``device``."""
@@ -285,7 +286,7 @@ def enqueue_nd_range_kernel(
     if g_times_l:
         if local_size is None:
             raise logic_error("enqueue_nd_range_kernel", "g_times_l needs a local_work_size")
-        global_size = tuple(g * l for g, l in zip(global_size, local_size))
+        global_size = tuple(g * n for g, n in zip(global_size, local_size))
     offset = None if global_work_offset is None else _sizes(global_work_offset, "global_work_offset", dims)
     kernel._check_args_alive()
     if allow_empty_ndrange and 0 in global_size:

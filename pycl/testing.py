@@ -106,7 +106,7 @@ def _compile_problem_by_ptr(device_ptr):
     device = pycl.Device.from_int_ptr(device_ptr)
     context = pycl.Context([device])
     try:
-        pycl.Program(context, _KERNEL_PROBE).build().pycl_probe
+        pycl.Kernel(pycl.Program(context, _KERNEL_PROBE).build(), "pycl_probe")
     except pycl.Error as error:
         return str(error)
     finally:

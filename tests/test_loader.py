@@ -176,7 +176,10 @@ def test_main_lists_devices_and_search(tmp_path):
 def test_main_without_platform_explains(tmp_path):
     empty = tmp_path / "empty"
     empty.mkdir()
-    code = "import sys, pycl.loader, pycl.__main__ as m; pycl.loader.pip_icd_folders = lambda paths=None: []; sys.exit(m.main([]))"
+    code = (
+        "import sys, pycl.loader, pycl.__main__ as m;"
+        "pycl.loader.pip_icd_folders = lambda paths=None: []; sys.exit(m.main([]))"
+    )
     env = dict(os.environ, OCL_ICD_VENDORS=str(empty), POCL_CACHE_DIR=str(tmp_path / "cache"))
     env.pop("OCL_ICD_FILENAMES", None)
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)

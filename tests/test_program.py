@@ -1,0 +1,139 @@
+"""Programs and kernels on every device that compiles kernels."""
+
+import numpy as np
+import pytest
+
+import pycl as cl
+from pycl.testing import require_kernel_compiler
+
+SOURCE = """
+__kernel void axpb(__global float *x, float a, float b, int n)
+{
+    int i = get_global_id(0);
+    if (i < n) x[i] = a * x[i] + b;
+}
+
+__kernel void reverse_local(__global int *x, __local int *scratch)
+{
+    int l = get_local_id(0), g = get_global_id(0), size = get_local_size(0);
+    scratch[l] = x[g];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    x[g] = scratch[size - 1 - l];
+}
+
+__kernel void offset_ids(__global int *x)
+{
+    x[get_global_id(0) - get_global_offset(0)] = get_global_id(0);
+}
+"""
+
+
+@pytest.fixture
+def built(ctx_factory):
+    require_kernel_compiler(ctx_factory.device)
+    ctx = ctx_factory()
+    return ctx, cl.CommandQueue(ctx), cl.Program(ctx, SOURCE).build()
+
+
+def test_program_info(built, ctx_factory):
+    ctx, queue, program = built
+    device = ctx_factory.device
+    assert program.get_build_info(device, cl.program_build_info.STATUS) == cl.build_status.SUCCESS
+    assert sorted(program.kernel_names.split(";")) == ["axpb", "offset_ids", "reverse_local"]
+    assert program.num_kernels == 3
+    assert program.source == SOURCE
+    assert program.context == ctx and program.devices == [device]
+    assert sorted(k.function_name for k in program.all_kernels()) == ["axpb", "offset_ids", "reverse_local"]
+    assert program.axpb is program.axpb  # kernels by attribute are cached
+    assert program.axpb.num_args == 4
+    assert program.axpb.program == program
+    binaries = program.binaries
+    assert len(binaries) == 1 and len(binaries[0]) == program.binary_sizes[0]
+
+
+def test_kernel_with_scalars(built):
+    ctx, queue, program = built
+    host = np.arange(100, dtype=np.float32)
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=host)
+    knl = program.axpb
+    with pytest.raises(cl.LogicError, match="argument 1 is a Python float"):
+        knl(queue, (128,), None, buf, 2.0, np.float32(1), np.int32(100))
+    knl(queue, (128,), None, buf, np.float32(2), np.float32(1), np.int32(100)).wait()
+    knl.set_scalar_arg_dtypes([None, np.float32, np.float32, np.int32])
+    event = knl(queue, (128,), None, buf, 3, -1, 100)
+    out = np.empty_like(host)
+    cl.enqueue_copy(queue, out, buf, wait_for=[event])
+    np.testing.assert_array_equal(out, 3 * (2 * host + 1) - 1)
+
+
+def test_local_memory_and_work_group_info(built, ctx_factory):
+    ctx, queue, program = built
+    knl = program.reverse_local
+    device = ctx_factory.device
+    wg = min(16, knl.get_work_group_info(cl.kernel_work_group_info.WORK_GROUP_SIZE, device))
+    host = np.arange(4 * wg, dtype=np.int32)
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=host)
+    knl.set_args(buf, cl.LocalMemory(4 * wg))
+    cl.enqueue_nd_range_kernel(queue, knl, (4,), (wg,), g_times_l=True)
+    out = np.empty_like(host)
+    cl.enqueue_copy(queue, out, buf)
+    np.testing.assert_array_equal(out, host.reshape(4, wg)[:, ::-1].ravel())
+
+
+def test_global_offset_and_empty_range(built):
+    ctx, queue, program = built
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, size=4 * 8)
+    program.offset_ids(queue, (8,), None, buf, global_offset=(5,))
+    out = np.empty(8, np.int32)
+    cl.enqueue_copy(queue, out, buf)
+    np.testing.assert_array_equal(out, np.arange(5, 13))
+    event = program.offset_ids(queue, (0,), None, buf, allow_empty_ndrange=True)
+    event.wait()
+    assert event.command_type == cl.command_type.MARKER
+
+
+def test_released_argument_is_refused(built):
+    ctx, queue, program = built
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, size=64)
+    knl = program.offset_ids
+    knl.set_arg(0, buf)
+    buf.release()
+    with pytest.raises(cl.LogicError, match="kernel argument 0 .* was released"):
+        cl.enqueue_nd_range_kernel(queue, knl, (4,), None)
+    with pytest.raises(cl.LogicError, match="was released"):
+        knl.set_arg(0, buf)
+
+
+def test_kernel_profiling(built, ctx_factory):
+    ctx, _, program = built
+    queue = cl.CommandQueue(ctx, properties=cl.command_queue_properties.PROFILING_ENABLE)
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, size=4 * 64)
+    event = program.offset_ids(queue, (64,), None, buf)
+    event.wait()
+    profile = event.profile
+    assert profile.queued <= profile.submit <= profile.start <= profile.end
+    assert event.get_profiling_info(cl.profiling_info.END) == profile.end
+
+
+def test_kernel_int_ptr_round_trip(built):
+    ctx, queue, program = built
+    knl = program.axpb
+    start = knl.reference_count
+    twin = cl.Kernel.from_int_ptr(knl.int_ptr)
+    assert twin == knl and knl.reference_count == start + 1 and twin.program == program
+    twin.release()
+    assert knl.reference_count == start
+    prg2 = cl.Program.from_int_ptr(program.int_ptr)
+    assert prg2 == program and prg2.context == ctx
+
+
+def test_bad_sizes(built):
+    ctx, queue, program = built
+    knl = program.offset_ids
+    knl.set_arg(0, None)
+    with pytest.raises(cl.LogicError, match="global_work_size must be 1 to 3 non-negative ints"):
+        cl.enqueue_nd_range_kernel(queue, knl, (1, 2, 3, 4), None)
+    with pytest.raises(cl.LogicError, match="local_work_size has 2 dimensions but global_work_size has 1"):
+        cl.enqueue_nd_range_kernel(queue, knl, (8,), (2, 2))
+    with pytest.raises(TypeError, match="unexpected keyword"):
+        knl(queue, (8,), None, None, offset=3)
