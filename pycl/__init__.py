@@ -13,6 +13,15 @@ from pycl.context import Context, choose_devices, create_some_context
 from pycl.queue import CommandQueue
 from pycl.event import Event, NannyEvent, UserEvent, enqueue_barrier, enqueue_marker, wait_for_events
 from pycl.program import Kernel, LocalMemory, Program, enqueue_nd_range_kernel
+from pycl.memory import Buffer, MemoryObject
+from pycl.transfer import (
+    enqueue_copy,
+    enqueue_copy_buffer_p2p_amd,
+    enqueue_fill,
+    enqueue_fill_buffer,
+    enqueue_migrate_mem_objects,
+)
+from pycl.mapping import MemoryMap, enqueue_map_buffer
 from pycl import cltypes
 
 __all__ = [
@@ -43,4 +52,13 @@ __all__ = [
     "LocalMemory",
     "enqueue_nd_range_kernel",
     "cltypes",
+    "MemoryObject",
+    "Buffer",
+    "enqueue_copy",
+    "enqueue_copy_buffer_p2p_amd",
+    "enqueue_fill",
+    "enqueue_fill_buffer",
+    "enqueue_migrate_mem_objects",
+    "MemoryMap",
+    "enqueue_map_buffer",
 ] + list(_constant_names)

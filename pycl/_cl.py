@@ -6,3 +6,5 @@ from pycl.event import Event, NannyEvent, UserEvent  # noqa: F401
 from pycl.platform import Device, Platform  # noqa: F401
 from pycl.program import Kernel, LocalMemory, Program  # noqa: F401
 from pycl.queue import CommandQueue  # noqa: F401
+from pycl.memory import Buffer, MemoryObject  # noqa: F401
+from pycl.mapping import MemoryMap  # noqa: F401

@@ -7,6 +7,7 @@ from pycl._lib import ffi, lib
 from pycl import info as _info
 from pycl.errors import check
 from pycl.handle import Handle
+from pycl import wards as _wards
 
 __all__ = [
     "Event",
@@ -23,9 +24,13 @@ def wait_list(wait_for, routine):
     if not wait_for:
         return 0, ffi.NULL
     try:
-        handles = [event._live() for event in wait_for]
-    except AttributeError:
-        raise TypeError("%s: wait_for must be a sequence of pycl.Event, got %r" % (routine, wait_for)) from None
+        # Only Events: another handle's cl_* pointer would reach the driver as
+        # a cl_event.
+        handles = [event._live() if isinstance(event, Event) else None for event in wait_for]
+    except TypeError:
+        handles = [None]
+    if None in handles:
+        raise TypeError("%s: wait_for must be a sequence of pycl.Event, got %r" % (routine, wait_for))
     return len(handles), ffi.new("cl_event[]", handles)
 
 
@@ -58,6 +63,8 @@ class Event(Handle):
         """Block until the command completes (releasing the GIL meanwhile)."""
         handle = ffi.new("cl_event[1]", [self._live()])
         check(lib.pycl_event_wait(1, handle), "clWaitForEvents")
+        if _wards._pending:
+            _wards.prune()
 
     def get_profiling_info(self, param):
         """A ``profiling_info`` value in nanoseconds (queue needs PROFILING_ENABLE)."""
@@ -130,6 +137,8 @@ def wait_for_events(events):
     count, handles = wait_list(events, "wait_for_events")
     if count:
         check(lib.pycl_event_wait(count, handles), "clWaitForEvents")
+        if _wards._pending:
+            _wards.prune()
 
 
 def enqueue_marker(queue, wait_for=None):

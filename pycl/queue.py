@@ -6,6 +6,7 @@ from pycl import info as _info
 from pycl.errors import check
 from pycl.handle import Handle
 from pycl.platform import Device
+from pycl import wards as _wards
 
 __all__ = ["CommandQueue"]
 
@@ -82,6 +83,8 @@ class CommandQueue(Handle):
     def finish(self):
         """Wait for every command of the queue (the GIL is released meanwhile)."""
         check(lib.pycl_queue_finish(self._live()), "clFinish")
+        if _wards._pending:
+            _wards.prune()
 
     def __exit__(self, exc_type, exc_value, traceback):
         if self._handle is not None:

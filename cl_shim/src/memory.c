@@ -1,4 +1,5 @@
 /* Memory objects and buffer transfers. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "dispatch.h"
@@ -135,4 +136,78 @@ cl_int pycl_enqueue_migrate(cl_command_queue queue, cl_uint num_mems, const cl_m
                             cl_uint num_events, const cl_event *wait_list, cl_event *event)
 {
     PYCL_DISPATCH(queue, V12, clEnqueueMigrateMemObjects, queue, num_mems, mems, flags, num_events, wait_list, event);
+}
+
+/* Mappings: see memory.h. The retains make the implicit unmap safe whatever
+ * order the garbage collector frees the queue, buffer and map objects in. */
+cl_int pycl_mapping_map_buffer(cl_command_queue queue, cl_mem buffer, cl_bool blocking, cl_map_flags flags, size_t offset,
+                               size_t size, cl_uint num_events, const cl_event *wait_list, cl_event *event,
+                               struct pycl_mapping **mapping)
+{
+    struct pycl_mapping *m = calloc(1, sizeof *m);
+    if (!m)
+        return CL_OUT_OF_HOST_MEMORY;
+    cl_event map_event = NULL;
+    cl_int status = pycl_enqueue_map_buffer(queue, buffer, blocking, flags, offset, size, num_events, wait_list,
+                                            &map_event, &m->ptr);
+    if (status != CL_SUCCESS) {
+        free(m);
+        return status;
+    }
+    const struct pycl_icd_dispatch *t = pycl_table_of(queue);
+    t->clRetainCommandQueue(queue);
+    t->clRetainMemObject(buffer);
+    t->clRetainEvent(map_event);
+    m->queue = queue;
+    m->mem = buffer;
+    m->map_event = map_event;
+    *event = map_event;
+    *mapping = m;
+    return CL_SUCCESS;
+}
+
+cl_int pycl_mapping_unmap(struct pycl_mapping *mapping, cl_command_queue queue, cl_uint num_events, const cl_event *wait_list,
+                          cl_event *event)
+{
+    if (!mapping || !mapping->ptr)
+        return CL_INVALID_VALUE;
+    if (!queue)
+        queue = mapping->queue;
+    cl_event small[16];
+    cl_event *all = num_events < 16 ? small : malloc((num_events + 1) * sizeof *all);
+    if (!all)
+        return CL_OUT_OF_HOST_MEMORY;
+    if (num_events)
+        memcpy(all, wait_list, num_events * sizeof *all);
+    all[num_events] = mapping->map_event;
+    cl_int status = pycl_enqueue_unmap(queue, mapping->mem, mapping->ptr, num_events + 1, all, event);
+    if (all != small)
+        free(all);
+    if (status == CL_SUCCESS)
+        mapping->ptr = NULL;
+    return status;
+}
+
+void pycl_mapping_free(struct pycl_mapping *mapping)
+{
+    if (!mapping)
+        return;
+    const struct pycl_icd_dispatch *t = pycl_table_of(mapping->queue);
+    if (mapping->ptr)
+        t->clEnqueueUnmapMemObject(mapping->queue, mapping->mem, mapping->ptr, 1, &mapping->map_event, NULL);
+    t->clReleaseEvent(mapping->map_event);
+    t->clReleaseMemObject(mapping->mem);
+    t->clReleaseCommandQueue(mapping->queue);
+    free(mapping);
+}
+
+typedef cl_int (*p2p_amd_fn)(cl_command_queue, cl_mem, cl_mem, size_t, size_t, size_t, cl_uint, const cl_event *, cl_event *);
+
+cl_int pycl_enqueue_copy_buffer_p2p_amd(void *function, cl_command_queue queue, cl_mem src, cl_mem dst, size_t src_offset,
+                                        size_t dst_offset, size_t size, cl_uint num_events, const cl_event *wait_list,
+                                        cl_event *event)
+{
+    if (!function)
+        return CL_INVALID_VALUE;
+    return ((p2p_amd_fn)function)(queue, src, dst, src_offset, dst_offset, size, num_events, wait_list, event);
 }

@@ -20,3 +20,26 @@ cl_int pycl_enqueue_fill_buffer(cl_command_queue queue, cl_mem buffer, const voi
 cl_int pycl_enqueue_map_buffer(cl_command_queue queue, cl_mem buffer, cl_bool blocking, cl_map_flags flags, size_t offset, size_t size, cl_uint num_events, const cl_event *wait_list, cl_event *event, void **mapped);
 cl_int pycl_enqueue_unmap(cl_command_queue queue, cl_mem mem, void *mapped, cl_uint num_events, const cl_event *wait_list, cl_event *event);
 cl_int pycl_enqueue_migrate(cl_command_queue queue, cl_uint num_mems, const cl_mem *mems, cl_mem_migration_flags flags, cl_uint num_events, const cl_event *wait_list, cl_event *event);
+
+/* A buffer mapping that owns what its unmap needs: the queue, the memory
+ * object and the map command's event are retained, so the implicit unmap of
+ * pycl_mapping_free can run in any order relative to the release of the Python
+ * objects (it is MemoryMap's ffi.gc destructor: no Python, never blocks). */
+struct pycl_mapping {
+    cl_command_queue queue;
+    cl_mem mem;
+    cl_event map_event;
+    void *ptr; /* NULL once unmapped */
+};
+/* clEnqueueMapBuffer; on success *mapping owns the map and *event (always
+ * returned, the caller's reference) is its command. */
+cl_int pycl_mapping_map_buffer(cl_command_queue queue, cl_mem buffer, cl_bool blocking, cl_map_flags flags, size_t offset, size_t size, cl_uint num_events, const cl_event *wait_list, cl_event *event, struct pycl_mapping **mapping);
+/* Enqueues the unmap on `queue` (NULL: the mapping queue) after `wait_list`
+ * and the map command. CL_INVALID_VALUE if already unmapped. */
+cl_int pycl_mapping_unmap(struct pycl_mapping *mapping, cl_command_queue queue, cl_uint num_events, const cl_event *wait_list, cl_event *event);
+/* Unmaps if still mapped (non-blocking, no event), releases, frees. */
+void pycl_mapping_free(struct pycl_mapping *mapping);
+
+/* Calls clEnqueueCopyBufferP2PAMD (cl_amd_copy_buffer_p2p) through the
+ * function pointer that pycl_get_extension_function returned. */
+cl_int pycl_enqueue_copy_buffer_p2p_amd(void *function, cl_command_queue queue, cl_mem src, cl_mem dst, size_t src_offset, size_t dst_offset, size_t size, cl_uint num_events, const cl_event *wait_list, cl_event *event);

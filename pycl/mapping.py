@@ -1,0 +1,144 @@
+"""Mapping buffers into host memory: ``enqueue_map_buffer`` and ``MemoryMap``.
+
+``enqueue_map_buffer`` returns ``(array, event)``; ``array.base`` is a
+``MemoryMap`` (a context manager). The map is unmapped by
+``MemoryMap.release(queue=None, wait_for=None)``, by leaving its ``with``
+block, or when the ``MemoryMap`` is collected (after the array and every view
+of it are gone). A second explicit ``release()`` raises ``LogicError``.
+
+The unmap at collection runs in C (the shim's ``pycl_mapping_free``, an
+``ffi.gc`` destructor): it enqueues ``clEnqueueUnmapMemObject`` after the map
+command without waiting, so it never blocks and runs no Python. The shim's
+mapping record retains the queue, the buffer and the map event, so the unmap
+is valid in whatever order the objects are collected.
+
+Using the array after ``release()``: OpenCL says the mapped pointer is invalid
+after the unmap. pycl keeps the buffer retained until the ``MemoryMap`` itself
+is collected, so on devices whose maps point into the buffer's own memory (the
+CPU devices pycl is tested on: PoCL, Oclgrind) the array stays addressable but
+no longer tracks the buffer (reads see stale data, writes may be lost); on a
+GPU driver the host pages can be freed by the unmap, and touching them is
+undefined behaviour. Do not use the array after release.
+"""
+
+from pycl._lib import ffi, lib
+from pycl import constants as _constants
+from pycl import wards as _wards
+from pycl.errors import check, logic_error
+from pycl.event import Event, wait_list
+from pycl.memory import MemoryObject, array_interface, array_layout
+from pycl.transfer import mem_handle, queue_handle, size_value
+
+import numpy as np
+
+__all__ = ["MemoryMap", "enqueue_map_buffer"]
+
+_map = _constants.map_flags
+_mf = _constants.mem_flags
+_MAP_FLAGS = _map.READ | _map.WRITE | _map.WRITE_INVALIDATE_REGION
+
+
+class MemoryMap:
+    """A mapped region; the ``.base`` of the array ``enqueue_map_buffer``
+    returns. ``with array.base:`` unmaps on exit."""
+
+    __slots__ = ("_mapping", "_mem", "__array_interface__", "__weakref__")
+
+    @property
+    def is_released(self):
+        return self._mapping.ptr == ffi.NULL
+
+    def release(self, queue=None, wait_for=None):
+        """Enqueue the unmap (on ``queue``, default the mapping queue) after
+        ``wait_for``; returns its Event. A second call raises LogicError."""
+        routine = "MemoryMap.release"
+        mapping = self._mapping
+        if mapping.ptr == ffi.NULL:
+            raise logic_error(routine, "this MemoryMap was already released (unmapped)")
+        if queue is None:
+            q = ffi.NULL
+        else:
+            q = queue_handle(queue, routine)
+            mem_handle(self._mem, queue, routine, "the mapped buffer")
+        count, events = wait_list(wait_for, routine)
+        out = ffi.new("cl_event *")
+        status = lib.pycl_mapping_unmap(mapping, q, count, events, out)
+        if status:
+            check(status, "clEnqueueUnmapMemObject")
+        return Event._wrap(out[0])
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc_value, traceback):
+        if self._mapping.ptr != ffi.NULL:
+            self.release()
+
+    def __repr__(self):
+        state = "released" if self._mapping.ptr == ffi.NULL else "mapped"
+        return "<pycl.MemoryMap of %r, %s>" % (self._mem, state)
+
+
+def _check_map_flags(flags, buf, routine):
+    if type(flags) is not int:
+        flags = size_value(flags, "flags", routine)
+    if not flags or flags & ~_MAP_FLAGS:
+        raise logic_error(routine, "flags = 0x%x must combine map_flags READ, WRITE or WRITE_INVALIDATE_REGION" % flags)
+    if flags & _map.WRITE_INVALIDATE_REGION and flags & (_map.READ | _map.WRITE):
+        raise logic_error(routine, "flags: WRITE_INVALIDATE_REGION excludes READ and WRITE")
+    mem_flags = buf._flags
+    if flags & _map.READ and mem_flags & (_mf.HOST_WRITE_ONLY | _mf.HOST_NO_ACCESS):
+        raise logic_error(
+            routine,
+            "%r was made with %s: it cannot be mapped for reading" % (buf, _mf.to_string(mem_flags & 0x380)),
+            lib.CL_INVALID_OPERATION,
+        )
+    if flags & (_map.WRITE | _map.WRITE_INVALIDATE_REGION) and mem_flags & (_mf.HOST_READ_ONLY | _mf.HOST_NO_ACCESS):
+        raise logic_error(
+            routine,
+            "%r was made with %s: it cannot be mapped for writing" % (buf, _mf.to_string(mem_flags & 0x380)),
+            lib.CL_INVALID_OPERATION,
+        )
+    return flags
+
+
+def enqueue_map_buffer(
+    queue, buf, flags, offset, shape, dtype, order="C", strides=None, wait_for=None, is_blocking=True
+):
+    """Map ``buf`` from ``offset`` as an array of ``shape``/``dtype``
+    (``order``, or ``strides`` which override it). Returns ``(array, event)``;
+    ``array.base`` is the ``MemoryMap``. The mapped size is the bytes the
+    array spans; it must lie inside the buffer and be at least one byte."""
+    routine = "enqueue_map_buffer"
+    if _wards._pending:
+        _wards.prune_completed_front()
+    q = queue_handle(queue, routine)
+    if not isinstance(buf, MemoryObject) or buf._transfer_kind != "buffer":
+        raise TypeError("%s: buf must be a pycl.Buffer, not %s" % (routine, type(buf).__name__))
+    mem = mem_handle(buf, queue, routine, "buf")
+    flags = _check_map_flags(flags, buf, routine)
+    if type(offset) is not int or offset < 0:
+        offset = size_value(offset, "offset", routine)
+    shape, dtype, strides, nbytes = array_layout(shape, dtype, order, strides, routine)
+    if nbytes == 0:
+        raise logic_error(routine, "an array of shape %r maps no bytes; OpenCL maps at least one" % (shape,))
+    if offset + nbytes > buf._size:
+        raise logic_error(
+            routine,
+            "offset %d + %d bytes (shape %r, dtype %s) = %d is past the end of buf (%d bytes)"
+            % (offset, nbytes, shape, dtype, offset + nbytes, buf._size),
+        )
+    count, events = wait_list(wait_for, routine)
+    out = ffi.new("cl_event *")
+    record = ffi.new("struct pycl_mapping **")
+    status = lib.pycl_mapping_map_buffer(
+        q, mem, 1 if is_blocking else 0, flags, offset, nbytes, count, events, out, record
+    )
+    if status:
+        check(status, "clEnqueueMapBuffer", "offset %d, %d bytes" % (offset, nbytes))
+    event = Event._wrap(out[0])
+    memory_map = MemoryMap()
+    memory_map._mapping = mapping = ffi.gc(record[0], lib.pycl_mapping_free)
+    memory_map._mem = buf
+    memory_map.__array_interface__ = array_interface(int(ffi.cast("intptr_t", mapping.ptr)), shape, dtype, strides)
+    return np.asarray(memory_map), event

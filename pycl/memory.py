@@ -1,0 +1,428 @@
+"""Memory objects and buffers: ``MemoryObject``, ``Buffer`` and sub-buffers.
+
+Size, flags, type and context are cached at creation, so the transfer paths
+make no info query; every cached value, like every info attribute, raises
+``LogicError`` once the object is released.
+
+Differences from PyOpenCL (docs/differences.md has the reasons):
+
+- ``buf[a:b]`` and ``get_sub_region`` on a sub-buffer create a sub-buffer of
+  the root buffer at the combined offset (OpenCL forbids sub-buffers of
+  sub-buffers; PyOpenCL passes the call on and fails).
+- ``buf[a:b]`` keeps the parent's access flags but never its host-pointer
+  flags, which ``clCreateSubBuffer`` rejects.
+- A misaligned sub-buffer origin is a ``LogicError`` that names the devices'
+  ``mem_base_addr_align``, checked before the driver (Oclgrind does not check).
+"""
+
+import numpy as np
+
+from pycl._lib import ffi, lib
+from pycl import constants as _constants
+from pycl import info as _info
+from pycl.errors import check, error_for, logic_error
+from pycl.handle import Handle
+from pycl.hostbuf import describe, host_bytes
+
+__all__ = ["MemoryObject", "Buffer", "register_mem_class"]
+
+_mf = _constants.mem_flags
+_ACCESS = _mf.READ_WRITE | _mf.WRITE_ONLY | _mf.READ_ONLY
+_HOST_ACCESS = _mf.HOST_WRITE_ONLY | _mf.HOST_READ_ONLY | _mf.HOST_NO_ACCESS
+_HOST_PTR = _mf.USE_HOST_PTR | _mf.ALLOC_HOST_PTR | _mf.COPY_HOST_PTR
+_KNOWN_FLAGS = 0
+for _name in dir(_mf):
+    if _name.isupper():
+        _KNOWN_FLAGS |= getattr(_mf, _name)
+_BUFFER = _constants.mem_object_type.BUFFER
+_SIZE_MAX = (1 << 64) - 1
+
+# mem_object_type -> the Python class for objects of that type (images add theirs).
+_class_for_type = {}
+# mem_object_type -> transfer kind that enqueue_copy routes on.
+_kind_for_type = {_BUFFER: "buffer"}
+
+
+def register_mem_class(mem_type, cls, kind):
+    """Let info queries and ``enqueue_copy`` know memory objects of ``mem_type``
+    (e.g. images: ``register_mem_class(IMAGE2D, Image, "image")``)."""
+    _class_for_type[mem_type] = cls
+    _kind_for_type[mem_type] = kind
+
+
+def _one_of(flags, group, routine):
+    bits = flags & group
+    if bits & (bits - 1):
+        raise logic_error(
+            routine,
+            "flags %s combine mutually exclusive flags %s" % (_mf.to_string(flags, "0x%x"), _mf.to_string(bits)),
+        )
+    return bits
+
+
+def check_flags(flags, routine):
+    """Validate ``mem_flags`` bits as OpenCL does (only one access flag, one
+    host-access flag, USE_HOST_PTR with neither ALLOC nor COPY_HOST_PTR)."""
+    flags = _int_flags(flags, routine)
+    if flags < 0 or flags & ~_KNOWN_FLAGS:
+        raise logic_error(routine, "flags 0x%x hold bits that are no mem_flags" % flags)
+    _one_of(flags, _ACCESS, routine)
+    _one_of(flags, _HOST_ACCESS, routine)
+    if flags & _mf.USE_HOST_PTR and flags & (_mf.ALLOC_HOST_PTR | _mf.COPY_HOST_PTR):
+        raise logic_error(
+            routine, "flags %s: USE_HOST_PTR excludes ALLOC_HOST_PTR and COPY_HOST_PTR" % _mf.to_string(flags)
+        )
+
+
+def _int_flags(flags, routine):
+    if isinstance(flags, np.integer):
+        return int(flags)
+    if not isinstance(flags, int) or isinstance(flags, bool):
+        raise TypeError("%s: flags must be an int of mem_flags, not %s" % (routine, type(flags).__name__))
+    return int(flags)
+
+
+def _size_arg(value, name, routine):
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
+        raise TypeError("%s: %s must be an int, not %s" % (routine, name, type(value).__name__))
+    value = int(value)
+    if value < 0:
+        raise logic_error(routine, "%s = %d is negative" % (name, value))
+    if value > _SIZE_MAX:
+        raise logic_error(routine, "%s = %d exceeds the size_t range" % (name, value))
+    return value
+
+
+class _HostArrayBase:
+    """The ``.base`` of ``get_host_array``'s array: keeps the memory object
+    alive and describes the memory to numpy."""
+
+    __slots__ = ("__array_interface__", "mem")
+
+    def __init__(self, mem, interface):
+        self.mem = mem
+        self.__array_interface__ = interface
+
+
+def array_interface(ptr, shape, dtype, strides, readonly=False):
+    """numpy's ``__array_interface__`` for ``shape``/``dtype`` at ``ptr``."""
+    interface = {"shape": shape, "typestr": dtype.str, "data": (ptr, readonly), "version": 3}
+    if dtype.fields is not None or dtype.subdtype is not None:
+        interface["descr"] = dtype.descr
+    if strides is not None:
+        interface["strides"] = strides
+    return interface
+
+
+def array_layout(shape, dtype, order, strides, routine):
+    """``(shape, dtype, strides or None, nbytes spanned)`` for numpy-like
+    ``shape``, ``dtype``, ``order`` and ``strides`` arguments."""
+    if isinstance(shape, (int, np.integer)):
+        shape = (shape,)
+    try:
+        shape = tuple(_size_arg(n, "shape[%d]" % i, routine) for i, n in enumerate(shape))
+    except TypeError:
+        raise TypeError("%s: shape must be an int or a tuple of ints, got %r" % (routine, shape)) from None
+    dtype = np.dtype(dtype)
+    itemsize = dtype.itemsize
+    count = 1
+    for n in shape:
+        count *= n
+    if strides is None:
+        if order not in ("C", "F"):
+            raise logic_error(routine, "order must be 'C' or 'F', got %r" % (order,))
+        if order == "F" and len(shape) > 1:
+            strides, step = [], itemsize
+            for n in shape:
+                strides.append(step)
+                step *= n
+            strides = tuple(strides)
+        return shape, dtype, strides, count * itemsize
+    strides = tuple(strides)
+    if len(strides) != len(shape):
+        raise logic_error(routine, "strides %r and shape %r differ in length" % (strides, shape))
+    for i, s in enumerate(strides):
+        if not isinstance(s, (int, np.integer)) or isinstance(s, bool):
+            raise TypeError("%s: strides must be ints, got %r" % (routine, strides))
+        if s < 0:
+            raise logic_error(routine, "strides[%d] = %d is negative; pycl maps no negative strides" % (i, s))
+    if count == 0:
+        return shape, dtype, strides, 0
+    span = itemsize + sum((n - 1) * int(s) for n, s in zip(shape, strides))
+    return shape, dtype, tuple(int(s) for s in strides), span
+
+
+class MemoryObject(Handle):
+    """An OpenCL memory object: lower-case ``mem_info`` attributes, ``hostbuf``,
+    ``get_host_array``, ``int_ptr``/``from_int_ptr``, ``==``/hash by handle."""
+
+    __slots__ = ("_size", "_flags", "_type", "_context", "_ctx_ptr", "_hostbuf", "_arg", "_transfer_kind")
+    _ctype = "cl_mem"
+    _retain = lib.pycl_mem_retain
+    _release = lib.pycl_mem_release
+    _info_kind = "mem"
+    _invalid_code = lib.CL_INVALID_MEM_OBJECT
+
+    def _adopt(self, raw, size=0):
+        self._ptr = int(ffi.cast("intptr_t", raw))
+        self._handle = ffi.gc(raw, lib.pycl_mem_release, size)
+        self._hostbuf = None
+        self._arg = None
+
+    def _set_cache(self, size, flags, mem_type, context):
+        self._size = size
+        self._flags = flags
+        self._type = mem_type
+        self._context = context
+        self._ctx_ptr = context._ptr
+        self._transfer_kind = _kind_for_type.get(mem_type, "mem")
+
+    def _init_from_handle(self):
+        mi = _constants.mem_info
+        self._set_cache(
+            _info.query(self, "mem", mi.SIZE),
+            _info.query(self, "mem", mi.FLAGS),
+            _info.query(self, "mem", mi.TYPE),
+            _info.query(self, "mem", mi.CONTEXT),
+        )
+
+    # Cached info values (they raise after release, as every use does).
+    @property
+    def size(self):
+        self._live()
+        return self._size
+
+    @property
+    def flags(self):
+        self._live()
+        return self._flags
+
+    @property
+    def type(self):
+        self._live()
+        return self._type
+
+    @property
+    def context(self):
+        self._live()
+        return self._context
+
+    @property
+    def hostbuf(self):
+        """The host object of a USE_HOST_PTR object (kept alive), else None."""
+        self._live()
+        return self._hostbuf
+
+    @property
+    def nbytes(self):
+        return self.size
+
+    def get_host_array(self, shape, dtype, order="C"):
+        """The memory object's host memory (``host_ptr``: USE_HOST_PTR or
+        ALLOC_HOST_PTR memory) as a numpy array; its ``.base`` keeps this
+        object alive. The array must fit in the object."""
+        routine = "MemoryObject.get_host_array"
+        ptr = _info.query(self, "mem", _constants.mem_info.HOST_PTR)
+        if not ptr:
+            raise logic_error(routine, "%r has no host pointer (it was made without USE_HOST_PTR)" % self)
+        shape, dtype, strides, nbytes = array_layout(shape, dtype, order, None, routine)
+        if nbytes > self._size:
+            raise logic_error(
+                routine,
+                "an array of shape %r and dtype %s needs %d bytes; %r has %d"
+                % (shape, dtype, nbytes, self, self._size),
+            )
+        return np.asarray(_HostArrayBase(self, array_interface(ptr, shape, dtype, strides)))
+
+    def _set_kernel_arg(self, kernel, index):
+        box = self._arg
+        if box is None:
+            box = self._arg = ffi.new("cl_mem *", self._live())
+        elif self._handle is None:
+            raise self._released_error("Kernel.set_arg")
+        return lib.pycl_kernel_set_arg(kernel, index, ffi.sizeof("cl_mem"), box)
+
+    def __repr__(self):
+        if self._handle is None:
+            return Handle.__repr__(self)
+        return "<pycl.%s of %d bytes at 0x%x>" % (type(self).__name__, self._size, self._ptr)
+
+
+# The devices' mem_base_addr_align in bytes, by device handle (root devices
+# live as long as the process).
+_align_by_device = {}
+
+
+def _base_align(device):
+    align = _align_by_device.get(device._ptr)
+    if align is None:
+        align = _align_by_device[device._ptr] = max(1, device.mem_base_addr_align // 8)
+    return align
+
+
+class Buffer(MemoryObject):
+    """``Buffer(context, flags, size=0, hostbuf=None)``. With ``hostbuf``,
+    ``size`` defaults to its byte size; USE_HOST_PTR keeps ``hostbuf`` alive
+    (``.hostbuf``) and needs it writable."""
+
+    __slots__ = ("_parent", "_root_ptr", "_origin")
+
+    def __init__(self, context, flags, size=0, hostbuf=None):
+        routine = "Buffer"
+        if type(flags) is not int:
+            flags = _int_flags(flags, routine)
+        access, host_access = flags & _ACCESS, flags & _HOST_ACCESS
+        if access & (access - 1) or host_access & (host_access - 1) or flags & _HOST_PTR or flags & ~_KNOWN_FLAGS:
+            check_flags(flags, routine)  # the full check where it can fail
+        if type(size) is not int or size <= 0 or size > _SIZE_MAX:
+            size = _size_arg(size, "size", routine)
+        if hostbuf is None:
+            if flags & (_mf.USE_HOST_PTR | _mf.COPY_HOST_PTR):
+                raise logic_error(routine, "flags %s need a hostbuf" % _mf.to_string(flags), lib.CL_INVALID_HOST_PTR)
+            if size == 0:
+                raise logic_error(routine, "size must be positive (or given by a hostbuf)", lib.CL_INVALID_BUFFER_SIZE)
+            host = ffi.NULL
+        else:
+            if not flags & (_mf.USE_HOST_PTR | _mf.COPY_HOST_PTR):
+                raise logic_error(
+                    routine,
+                    "a hostbuf was passed but flags %s hold neither USE_HOST_PTR nor COPY_HOST_PTR"
+                    % _mf.to_string(flags, "0x%x"),
+                    lib.CL_INVALID_HOST_PTR,
+                )
+            host = host_bytes(hostbuf, bool(flags & _mf.USE_HOST_PTR), routine, "hostbuf")
+            if size == 0:
+                size = len(host)
+                if size == 0:
+                    raise logic_error(routine, "hostbuf (%s) is empty" % describe(hostbuf), lib.CL_INVALID_BUFFER_SIZE)
+            elif size > len(host):
+                raise logic_error(
+                    routine, "size = %d is larger than hostbuf (%s, %d bytes)" % (size, describe(hostbuf), len(host))
+                )
+        if not flags & _ACCESS:
+            flags |= _mf.READ_WRITE  # OpenCL's default, as the driver reports it
+        raw = ffi.new("cl_mem *")
+        status = lib.pycl_buffer_create(context._live(), ffi.NULL, flags, size, host, raw)
+        if status:
+            check(status, "clCreateBuffer", "size %d, flags %s" % (size, _mf.to_string(flags, "0x%x")))
+        self._adopt(raw[0], size)
+        self._size = size
+        self._flags = flags
+        self._type = _BUFFER
+        self._context = context
+        self._ctx_ptr = context._ptr
+        self._transfer_kind = "buffer"
+        self._parent = None
+        self._root_ptr = self._ptr
+        self._origin = 0
+        if flags & _mf.USE_HOST_PTR:
+            self._hostbuf = hostbuf
+
+    def _init_from_handle(self):
+        MemoryObject._init_from_handle(self)
+        if self._type != _BUFFER:
+            raise logic_error("Buffer.from_int_ptr", "the memory object is not a buffer (type 0x%x)" % self._type)
+        parent = _info.query(self, "mem", _constants.mem_info.ASSOCIATED_MEMOBJECT)
+        self._parent = parent
+        self._root_ptr = parent._root_ptr if parent is not None else self._ptr
+        self._origin = (
+            _info.query(self, "mem", _constants.mem_info.OFFSET) + parent._origin if parent is not None else 0
+        )
+
+    @property
+    def offset(self):
+        """The sub-buffer's offset in its parent (0 for a buffer)."""
+        self._live()
+        return self._origin - (self._parent._origin if self._parent is not None else 0)
+
+    def get_sub_region(self, origin, size, flags=0):
+        """A sub-buffer of ``size`` bytes at ``origin``. ``flags`` 0 inherits
+        the access flags; host-pointer flags are not allowed (OpenCL). On a
+        sub-buffer, the new one is made from the root buffer."""
+        return self._sub_buffer(origin, size, flags, "Buffer.get_sub_region")
+
+    def __getitem__(self, index):
+        """``buf[start:stop]``: a sub-buffer of the byte range, with this
+        buffer's access flags (never its host-pointer flags)."""
+        routine = "Buffer.__getitem__"
+        if not isinstance(index, slice):
+            raise TypeError("%s: buffers are sliced with a slice of bytes, not %s" % (routine, type(index).__name__))
+        start, stop, step = index.indices(self.size)
+        if step != 1:
+            raise logic_error(routine, "a buffer slice must have step 1, got %r" % (index.step,))
+        if stop <= start:
+            raise logic_error(routine, "the slice %r of %d bytes is empty" % (index, self._size))
+        return self._sub_buffer(start, stop - start, self._flags & (_ACCESS | _HOST_ACCESS), routine)
+
+    def _sub_buffer(self, origin, size, flags, routine):
+        self._live()
+        origin = _size_arg(origin, "origin", routine)
+        size = _size_arg(size, "size", routine)
+        flags = _int_flags(flags, routine)
+        check_flags(flags, routine)
+        if flags & _HOST_PTR:
+            raise logic_error(
+                routine,
+                "flags %s: sub-buffers take no host-pointer flags (USE/ALLOC/COPY_HOST_PTR); they share "
+                "the parent's memory" % _mf.to_string(flags),
+            )
+        if size == 0:
+            raise logic_error(routine, "size must be positive", lib.CL_INVALID_BUFFER_SIZE)
+        if origin + size > self._size:
+            raise logic_error(
+                routine, "origin %d + size %d = %d is past the end of %r" % (origin, size, origin + size, self)
+            )
+        parent_flags = self._flags
+        for group, name in ((_mf.WRITE_ONLY | _mf.READ_ONLY, "access"), (_HOST_ACCESS, "host access")):
+            asked, has = flags & group, parent_flags & group
+            if asked and has and asked != has:
+                raise logic_error(
+                    routine,
+                    "%s flags %s conflict with the parent's %s" % (name, _mf.to_string(asked), _mf.to_string(has)),
+                )
+        if flags & _mf.READ_WRITE and parent_flags & (_mf.WRITE_ONLY | _mf.READ_ONLY):
+            raise logic_error(
+                routine, "READ_WRITE conflicts with the parent's %s" % _mf.to_string(parent_flags & _ACCESS)
+            )
+        root = self if self._parent is None else self._parent
+        at = self._origin + origin  # offset in the root buffer
+        aligns = [(_base_align(d), d) for d in root._context.devices]
+        if all(at % align for align, _ in aligns):
+            raise logic_error(
+                routine,
+                "origin %d (offset %d in the root buffer) is not a multiple of the device's mem_base_addr_align "
+                "(%s); sub-buffers must start there"
+                % (origin, at, ", ".join("%d bytes on %r" % (a, d.name) for a, d in aligns)),
+                lib.CL_MISALIGNED_SUB_BUFFER_OFFSET,
+            )
+        raw = ffi.new("cl_mem *")
+        status = lib.pycl_buffer_create_sub(root._live(), flags, at, size, raw)
+        if status:
+            error = error_for(
+                status, "clCreateSubBuffer", "origin %d, size %d, flags %s" % (at, size, _mf.to_string(flags, "0x%x"))
+            )
+            raise error
+        sub = Buffer.__new__(Buffer)
+        sub._adopt(raw[0], 0)
+        access = flags & _ACCESS or parent_flags & _ACCESS
+        host_access = flags & _HOST_ACCESS or parent_flags & _HOST_ACCESS
+        sub._set_cache(size, access | host_access | (root._flags & _HOST_PTR), _BUFFER, root._context)
+        sub._parent = root
+        sub._root_ptr = root._ptr
+        sub._origin = at
+        return sub
+
+
+def _wrap_mem(raw):
+    """An info query's cl_mem as a new pycl object (of its type's class)."""
+    mem_type = ffi.new("cl_mem_object_type *")
+    check(
+        lib.pycl_mem_get_info(raw, _constants.mem_info.TYPE, ffi.sizeof("cl_mem_object_type"), mem_type, ffi.NULL),
+        "clGetMemObjectInfo",
+    )
+    cls = _class_for_type.get(mem_type[0], MemoryObject)
+    return cls.from_int_ptr(int(ffi.cast("intptr_t", raw)))
+
+
+register_mem_class(_BUFFER, Buffer, "buffer")
+_info.register_wrapper("mem", _wrap_mem)

@@ -1,0 +1,779 @@
+"""Transfers: ``enqueue_copy`` and its routes, fills, migration, AMD P2P copies.
+
+``enqueue_copy(queue, dest, src, **kwargs)`` looks up the pair of transfer
+kinds ``(kind(dest), kind(src))`` in a table of routes. A kind is an object's
+``_transfer_kind`` attribute ("buffer" for buffers; images and SVM pointers
+name theirs) and "host" for anything else. Each pair holds a list of routes:
+those with a *selector* keyword (``buffer_origin`` selects the rectangular
+host copy, ``src_origin`` the rectangular buffer copy, as in PyOpenCL) are
+tried first, then the default. Images and SVM add their routes with
+``register_route`` from their own modules; this one never changes for them.
+
+Every route checks every offset, origin, region, pitch and byte count against
+both sides before any C call and raises ``LogicError`` naming the argument, its
+value and the limit (``TypeError`` for wrong types): nothing out of range
+reaches the driver, which matters on Oclgrind, which checks nothing.
+
+A transfer of zero bytes (an empty host array, ``byte_count=0``, a region
+with a zero) enqueues a marker instead: it orders like the copy would and
+returns the same class of event (PyOpenCL passes it to the driver, which
+refuses empty rect regions).
+"""
+
+import warnings
+
+import numpy as np
+
+from pycl._lib import ffi, lib
+from pycl import constants as _constants
+from pycl import wards as _wards
+from pycl.errors import UnavailableError, check, logic_error
+from pycl.event import Event, NannyEvent, wait_list
+from pycl.hostbuf import describe, host_bytes
+from pycl.memory import MemoryObject
+from pycl.platform import Platform
+from pycl.queue import CommandQueue
+
+__all__ = [
+    "enqueue_copy",
+    "enqueue_fill_buffer",
+    "enqueue_fill",
+    "enqueue_migrate_mem_objects",
+    "enqueue_copy_buffer_p2p_amd",
+    "register_route",
+    "register_fill",
+    "transfer_kind",
+]
+
+_mf = _constants.mem_flags
+_NO_HOST_READ = _mf.HOST_WRITE_ONLY | _mf.HOST_NO_ACCESS
+_NO_HOST_WRITE = _mf.HOST_READ_ONLY | _mf.HOST_NO_ACCESS
+_SIZE_LIMIT = (1 << 63) - 1  # the largest offset or pitch pycl passes on
+
+
+# {{{ checks shared by the routes
+
+
+def queue_handle(queue, routine):
+    """The live handle of ``queue``, which must be a CommandQueue."""
+    if type(queue) is not CommandQueue and not isinstance(queue, CommandQueue):
+        raise TypeError("%s: queue must be a pycl.CommandQueue, not %s" % (routine, type(queue).__name__))
+    return queue._live()
+
+
+def mem_handle(mem, queue, routine, name):
+    """The live handle of memory object ``mem``, checked against the queue's context."""
+    handle = mem._live()
+    if mem._ctx_ptr != queue._context._ptr:
+        raise logic_error(
+            routine,
+            "%s (%r) belongs to another context than the queue" % (name, mem),
+            lib.CL_INVALID_CONTEXT,
+        )
+    return handle
+
+
+def size_value(value, name, routine):
+    """A non-negative int argument (numpy integers accepted)."""
+    if type(value) is not int:
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise TypeError("%s: %s must be an int, not %s" % (routine, name, type(value).__name__))
+        value = int(value)
+    if value < 0:
+        raise logic_error(routine, "%s = %d is negative" % (name, value))
+    if value > _SIZE_LIMIT:
+        raise logic_error(routine, "%s = %d exceeds the limit of %d" % (name, value, _SIZE_LIMIT))
+    return value
+
+
+def _marker(q, count, events, cls):
+    out = ffi.new("cl_event *")
+    check(lib.pycl_enqueue_marker(q, count, events, out), "clEnqueueMarkerWithWaitList")
+    return cls._wrap(out[0])
+
+
+def _nanny_marker(q, count, events, host_obj):
+    event = _marker(q, count, events, NannyEvent)
+    event._ward = host_obj
+    return event
+
+
+def _nanny(raw, host_obj, host, is_blocking):
+    """The NannyEvent of a host transfer; a non-blocking one keeps the host
+    object (and its buffer export ``host``) until it completes."""
+    event = NannyEvent._wrap(raw)
+    event._ward = host_obj
+    if not is_blocking:
+        _wards.keep(raw, host)
+    return event
+
+
+def _host_access(mem, forbidden, routine, what):
+    if mem._flags & forbidden:
+        raise logic_error(
+            routine,
+            "%r was made with %s: the host may not %s it" % (mem, _mf.to_string(mem._flags & forbidden), what),
+            lib.CL_INVALID_OPERATION,
+        )
+
+
+def _host_offset_must_be_zero(value, name, routine):
+    if value:
+        raise logic_error(
+            routine,
+            "%s = %r applies to the host side here, where offsets are not supported: pass a slice of the "
+            "host array instead" % (name, value),
+        )
+
+
+def _deprecated_alias(kwargs_value, new_value, old, new, routine):
+    if kwargs_value is None:
+        return new_value
+    if new_value:
+        raise TypeError("%s: may not specify both '%s' and '%s'" % (routine, old, new))
+    warnings.warn(
+        "The '%s' argument of %s is deprecated. Use '%s' instead." % (old, routine, new),
+        DeprecationWarning,
+        stacklevel=4,
+    )
+    return kwargs_value
+
+
+# }}}
+
+
+# {{{ route table
+
+
+_routes = {}  # (dest kind, src kind) -> [(selector or None, allowed keywords, function)]
+
+
+def transfer_kind(obj):
+    """``"buffer"``, ``"image"``, ``"svm"`` ... or ``"host"`` for a host object."""
+    return getattr(obj, "_transfer_kind", "host")
+
+
+def register_route(dest_kind, src_kind, function, keywords, selector=None):
+    """Serve ``enqueue_copy(queue, dest, src, **kwargs)`` for the pair of
+    kinds with ``function(queue, dest, src, **kwargs)``; ``keywords`` lists
+    the keyword arguments it takes; a ``selector`` keyword, when present in
+    the call, chooses this route over the pair's default (selector None)."""
+    routes = _routes.setdefault((dest_kind, src_kind), [])
+    entry = (selector, frozenset(keywords), function)
+    routes[:] = [r for r in routes if r[0] != selector]
+    if selector is None:
+        routes.append(entry)
+    else:
+        routes.insert(0, entry)
+
+
+def enqueue_copy(queue, dest, src, **kwargs):
+    """Copy between buffers (and images, SVM) and host memory; see PyOpenCL's
+    ``enqueue_copy`` for the keyword arguments of each combination. Returns a
+    ``NannyEvent`` if host memory is involved, else an ``Event``.
+
+    Differences from PyOpenCL: buffer->buffer without ``byte_count`` copies
+    ``min(src.size - src_offset, dest.size - dst_offset)`` bytes (as the
+    documentation says; PyOpenCL copies the source size and fails on a smaller
+    destination); a dropped ``NannyEvent`` never blocks (pycl keeps the host
+    object alive instead); zero-byte transfers enqueue a marker.
+    """
+    routes = _routes.get((transfer_kind(dest), transfer_kind(src)))
+    if routes is None:
+        raise TypeError(
+            "enqueue_copy: cannot copy from %s to %s (host-to-host copies are unsupported)"
+            % (_kind_text(src), _kind_text(dest))
+        )
+    for selector, keywords, function in routes:
+        if selector is None or selector in kwargs:
+            if kwargs and not keywords.issuperset(kwargs):
+                unknown = sorted(set(kwargs) - keywords)
+                raise TypeError(
+                    "enqueue_copy: unexpected keyword argument(s) %s for a copy from %s to %s; it takes %s"
+                    % (", ".join(unknown), _kind_text(src), _kind_text(dest), ", ".join(sorted(keywords)))
+                )
+            return function(queue, dest, src, **kwargs)
+    raise TypeError(
+        "enqueue_copy: a copy from %s to %s needs one of the keyword arguments %s"
+        % (_kind_text(src), _kind_text(dest), ", ".join(r[0] for r in routes))
+    )
+
+
+def _kind_text(obj):
+    kind = transfer_kind(obj)
+    return "host (%s)" % describe(obj) if kind == "host" else "%s (%s)" % (kind, type(obj).__name__)
+
+
+# }}}
+
+
+# {{{ linear buffer routes
+
+
+def _write_buffer(queue, dest, src, dst_offset=0, src_offset=0, is_blocking=True, wait_for=None, device_offset=None):
+    routine = "enqueue_copy"
+    if _wards._pending:
+        _wards.prune_completed_front()
+    q = queue_handle(queue, routine)
+    mem = mem_handle(dest, queue, routine, "dest")
+    host = host_bytes(src, False, routine, "src")
+    n = len(host)
+    if device_offset is not None:
+        dst_offset = _deprecated_alias(device_offset, dst_offset, "device_offset", "dst_offset", routine)
+    if type(dst_offset) is not int or dst_offset < 0:
+        dst_offset = size_value(dst_offset, "dst_offset", routine)
+    _host_offset_must_be_zero(src_offset, "src_offset", routine)
+    if dst_offset + n > dest._size:
+        raise logic_error(
+            routine,
+            "src (%s, %d bytes) at dst_offset = %d ends at byte %d, past the end of dest (%d bytes)"
+            % (describe(src), n, dst_offset, dst_offset + n, dest._size),
+        )
+    if dest._flags & _NO_HOST_WRITE:
+        _host_access(dest, _NO_HOST_WRITE, routine, "write")
+    count, events = wait_list(wait_for, routine)
+    if n == 0:
+        return _nanny_marker(q, count, events, src)
+    out = ffi.new("cl_event *")
+    status = lib.pycl_enqueue_write_buffer(q, mem, 1 if is_blocking else 0, dst_offset, n, host, count, events, out)
+    if status:
+        check(status, "clEnqueueWriteBuffer", "dst_offset %d, %d bytes" % (dst_offset, n))
+    return _nanny(out[0], src, host, is_blocking)
+
+
+def _read_buffer(queue, dest, src, src_offset=0, dst_offset=0, is_blocking=True, wait_for=None, device_offset=None):
+    routine = "enqueue_copy"
+    if _wards._pending:
+        _wards.prune_completed_front()
+    q = queue_handle(queue, routine)
+    mem = mem_handle(src, queue, routine, "src")
+    host = host_bytes(dest, True, routine, "dest")
+    n = len(host)
+    if device_offset is not None:
+        src_offset = _deprecated_alias(device_offset, src_offset, "device_offset", "src_offset", routine)
+    if type(src_offset) is not int or src_offset < 0:
+        src_offset = size_value(src_offset, "src_offset", routine)
+    _host_offset_must_be_zero(dst_offset, "dst_offset", routine)
+    if src_offset + n > src._size:
+        raise logic_error(
+            routine,
+            "dest (%s, %d bytes) read from src_offset = %d needs bytes up to %d, past the end of src (%d bytes)"
+            % (describe(dest), n, src_offset, src_offset + n, src._size),
+        )
+    if src._flags & _NO_HOST_READ:
+        _host_access(src, _NO_HOST_READ, routine, "read")
+    count, events = wait_list(wait_for, routine)
+    if n == 0:
+        return _nanny_marker(q, count, events, dest)
+    out = ffi.new("cl_event *")
+    status = lib.pycl_enqueue_read_buffer(q, mem, 1 if is_blocking else 0, src_offset, n, host, count, events, out)
+    if status:
+        check(status, "clEnqueueReadBuffer", "src_offset %d, %d bytes" % (src_offset, n))
+    return _nanny(out[0], dest, host, is_blocking)
+
+
+def _copy_buffer(queue, dest, src, byte_count=None, src_offset=0, dst_offset=0, wait_for=None, dest_offset=None):
+    routine = "enqueue_copy"
+    if _wards._pending:
+        _wards.prune_completed_front()
+    q = queue_handle(queue, routine)
+    src_mem = mem_handle(src, queue, routine, "src")
+    dst_mem = mem_handle(dest, queue, routine, "dest")
+    if dest_offset is not None:
+        dst_offset = _deprecated_alias(dest_offset, dst_offset, "dest_offset", "dst_offset", routine)
+    if type(src_offset) is not int or src_offset < 0:
+        src_offset = size_value(src_offset, "src_offset", routine)
+    if type(dst_offset) is not int or dst_offset < 0:
+        dst_offset = size_value(dst_offset, "dst_offset", routine)
+    if src_offset > src._size:
+        raise logic_error(routine, "src_offset = %d is past the end of src (%d bytes)" % (src_offset, src._size))
+    if dst_offset > dest._size:
+        raise logic_error(routine, "dst_offset = %d is past the end of dest (%d bytes)" % (dst_offset, dest._size))
+    if byte_count is None:
+        n = min(src._size - src_offset, dest._size - dst_offset)
+    else:
+        n = size_value(byte_count, "byte_count", routine)
+        if src_offset + n > src._size:
+            raise logic_error(
+                routine,
+                "src_offset %d + byte_count %d = %d is past the end of src (%d bytes)"
+                % (src_offset, n, src_offset + n, src._size),
+            )
+        if dst_offset + n > dest._size:
+            raise logic_error(
+                routine,
+                "dst_offset %d + byte_count %d = %d is past the end of dest (%d bytes)"
+                % (dst_offset, n, dst_offset + n, dest._size),
+            )
+    if src._root_ptr == dest._root_ptr:
+        a, b = src._origin + src_offset, dest._origin + dst_offset
+        if n and abs(a - b) < n:
+            raise logic_error(
+                routine,
+                "the source bytes [%d, %d) and destination bytes [%d, %d) of the same buffer overlap"
+                % (a, a + n, b, b + n),
+                lib.CL_MEM_COPY_OVERLAP,
+            )
+    count, events = wait_list(wait_for, routine)
+    if n == 0:
+        return _marker(q, count, events, Event)
+    out = ffi.new("cl_event *")
+    status = lib.pycl_enqueue_copy_buffer(q, src_mem, dst_mem, src_offset, dst_offset, n, count, events, out)
+    if status:
+        check(status, "clEnqueueCopyBuffer", "src_offset %d, dst_offset %d, %d bytes" % (src_offset, dst_offset, n))
+    return Event._wrap(out[0])
+
+
+# }}}
+
+
+# {{{ rectangular routes
+
+
+def triple(value, name, pad, routine):
+    """A tuple of 1 to 3 non-negative ints, padded to 3 with ``pad``."""
+    if not isinstance(value, (tuple, list)):
+        raise TypeError("%s: %s must be a tuple of 1 to 3 ints, not %s" % (routine, name, type(value).__name__))
+    if not 1 <= len(value) <= 3:
+        raise logic_error(routine, "%s = %r must have 1 to 3 entries" % (name, tuple(value)))
+    out = [size_value(v, "%s[%d]" % (name, i), routine) for i, v in enumerate(value)]
+    return tuple(out) + (pad,) * (3 - len(out))
+
+
+def pitch_pair(value, name, routine):
+    """A tuple of at most 2 non-negative ints (0: tightly packed), padded with 0."""
+    if value is None:
+        return (0, 0)
+    if not isinstance(value, (tuple, list)):
+        raise TypeError("%s: %s must be a tuple of at most 2 ints, not %s" % (routine, name, type(value).__name__))
+    if len(value) > 2:
+        raise logic_error(routine, "%s = %r must have at most 2 entries" % (name, tuple(value)))
+    out = [size_value(v, "%s[%d]" % (name, i), routine) for i, v in enumerate(value)]
+    return tuple(out) + (0,) * (2 - len(out))
+
+
+def rect_side(origin, region, pitches, size, names, routine):
+    """Resolve one side of a rect copy: ``(row_pitch, slice_pitch, start)``
+    with ``start`` its first byte, after checking that the region lies in
+    ``size`` bytes. ``names`` = (origin name, pitches name, side name)."""
+    origin_name, pitches_name, side = names
+    r0, r1, r2 = region
+    row, slice_ = pitches
+    if row == 0:
+        row = r0
+    elif row < r0:
+        raise logic_error(routine, "%s[0] (row pitch) = %d is smaller than region[0] = %d" % (pitches_name, row, r0))
+    if slice_ == 0:
+        slice_ = r1 * row
+    elif slice_ < r1 * row:
+        raise logic_error(
+            routine,
+            "%s[1] (slice pitch) = %d is smaller than region[1] * row pitch = %d * %d = %d"
+            % (pitches_name, slice_, r1, row, r1 * row),
+        )
+    elif slice_ % row:
+        raise logic_error(
+            routine, "%s[1] (slice pitch) = %d is not a multiple of the row pitch %d" % (pitches_name, slice_, row)
+        )
+    start = origin[0] + origin[1] * row + origin[2] * slice_
+    end = start + (r2 - 1) * slice_ + (r1 - 1) * row + r0
+    if end > size:
+        raise logic_error(
+            routine,
+            "%s = %r with region = %r and %s = (%d, %d) reaches byte %d, past the end of %s (%d bytes)"
+            % (origin_name, origin, region, pitches_name, row, slice_, end, side, size),
+        )
+    return row, slice_, start
+
+
+def rects_overlap(a, b, region, row, slice_):
+    """Whether two boxes of ``region`` bytes at byte offsets ``a`` and ``b``
+    of one buffer, with the same pitches, share a byte. Exact and O(1): rows
+    [a + z*slice + y*row, +w) and [b + z'*slice + y'*row, +w) meet iff
+    ``|a - b + m*row| < w`` for ``m = dz*k + dy`` (``k = slice/row``,
+    ``|dz| < depth``, ``|dy| < height``); at most two ``m`` qualify (w <= row),
+    and each has at most two decompositions (height <= k)."""
+    w, h, d = region
+    delta = a - b
+    k = slice_ // row
+    for m in range(-((w - 1 + delta) // row), (w - 1 - delta) // row + 1):
+        q = m // k
+        for dz in (q, q + 1):
+            if abs(dz) < d and abs(m - dz * k) < h:
+                return True
+    return False
+
+
+def _rect_common(region, routine):
+    region = triple(region, "region", 1, routine)
+    return region, 0 in region
+
+
+def _host_rect(
+    queue,
+    buf,
+    host_obj,
+    buffer_origin,
+    host_origin,
+    region,
+    buffer_pitches,
+    host_pitches,
+    is_blocking,
+    wait_for,
+    reading,
+):
+    routine = "enqueue_copy"
+    if _wards._pending:
+        _wards.prune_completed_front()
+    q = queue_handle(queue, routine)
+    mem = mem_handle(buf, queue, routine, "src" if reading else "dest")
+    host = host_bytes(host_obj, reading, routine, "dest" if reading else "src")
+    buffer_origin = triple(buffer_origin, "buffer_origin", 0, routine)
+    host_origin = triple(host_origin, "host_origin", 0, routine)
+    region, empty = _rect_common(region, routine)
+    buffer_pitches = pitch_pair(buffer_pitches, "buffer_pitches", routine)
+    host_pitches = pitch_pair(host_pitches, "host_pitches", routine)
+    if reading and buf._flags & _NO_HOST_READ:
+        _host_access(buf, _NO_HOST_READ, routine, "read")
+    elif not reading and buf._flags & _NO_HOST_WRITE:
+        _host_access(buf, _NO_HOST_WRITE, routine, "write")
+    count, events = wait_list(wait_for, routine)
+    if empty:
+        return _nanny_marker(q, count, events, host_obj)
+    b_row, b_slice, _ = rect_side(
+        buffer_origin,
+        region,
+        buffer_pitches,
+        buf._size,
+        ("buffer_origin", "buffer_pitches", "the buffer (%r)" % buf),
+        routine,
+    )
+    h_row, h_slice, _ = rect_side(
+        host_origin,
+        region,
+        host_pitches,
+        len(host),
+        ("host_origin", "host_pitches", "the host array (%s)" % describe(host_obj)),
+        routine,
+    )
+    out = ffi.new("cl_event *")
+    c_buffer_origin = ffi.new("size_t[3]", buffer_origin)
+    c_host_origin = ffi.new("size_t[3]", host_origin)
+    c_region = ffi.new("size_t[3]", region)
+    blocking = 1 if is_blocking else 0
+    if reading:
+        status = lib.pycl_enqueue_read_buffer_rect(
+            q,
+            mem,
+            blocking,
+            c_buffer_origin,
+            c_host_origin,
+            c_region,
+            b_row,
+            b_slice,
+            h_row,
+            h_slice,
+            host,
+            count,
+            events,
+            out,
+        )
+        name = "clEnqueueReadBufferRect"
+    else:
+        status = lib.pycl_enqueue_write_buffer_rect(
+            q,
+            mem,
+            blocking,
+            c_buffer_origin,
+            c_host_origin,
+            c_region,
+            b_row,
+            b_slice,
+            h_row,
+            h_slice,
+            host,
+            count,
+            events,
+            out,
+        )
+        name = "clEnqueueWriteBufferRect"
+    if status:
+        check(status, name, "buffer_origin %r, host_origin %r, region %r" % (buffer_origin, host_origin, region))
+    return _nanny(out[0], host_obj, host, is_blocking)
+
+
+def _write_buffer_rect(
+    queue,
+    dest,
+    src,
+    buffer_origin,
+    host_origin,
+    region,
+    buffer_pitches=None,
+    host_pitches=None,
+    is_blocking=True,
+    wait_for=None,
+):
+    return _host_rect(
+        queue, dest, src, buffer_origin, host_origin, region, buffer_pitches, host_pitches, is_blocking, wait_for, False
+    )
+
+
+def _read_buffer_rect(
+    queue,
+    dest,
+    src,
+    buffer_origin,
+    host_origin,
+    region,
+    buffer_pitches=None,
+    host_pitches=None,
+    is_blocking=True,
+    wait_for=None,
+):
+    return _host_rect(
+        queue, src, dest, buffer_origin, host_origin, region, buffer_pitches, host_pitches, is_blocking, wait_for, True
+    )
+
+
+def _copy_buffer_rect(
+    queue, dest, src, src_origin, dst_origin, region, src_pitches=None, dst_pitches=None, wait_for=None
+):
+    routine = "enqueue_copy"
+    if _wards._pending:
+        _wards.prune_completed_front()
+    q = queue_handle(queue, routine)
+    src_mem = mem_handle(src, queue, routine, "src")
+    dst_mem = mem_handle(dest, queue, routine, "dest")
+    src_origin = triple(src_origin, "src_origin", 0, routine)
+    dst_origin = triple(dst_origin, "dst_origin", 0, routine)
+    region, empty = _rect_common(region, routine)
+    src_pitches = pitch_pair(src_pitches, "src_pitches", routine)
+    dst_pitches = pitch_pair(dst_pitches, "dst_pitches", routine)
+    count, events = wait_list(wait_for, routine)
+    if empty:
+        return _marker(q, count, events, Event)
+    s_row, s_slice, s_start = rect_side(
+        src_origin, region, src_pitches, src._size, ("src_origin", "src_pitches", "src (%r)" % src), routine
+    )
+    d_row, d_slice, d_start = rect_side(
+        dst_origin, region, dst_pitches, dest._size, ("dst_origin", "dst_pitches", "dest (%r)" % dest), routine
+    )
+    if src._root_ptr == dest._root_ptr:
+        # One buffer (or sub-buffers of one): OpenCL wants equal pitches there,
+        # and the shim passes sub-buffers to the driver as their parent.
+        if (s_row, s_slice) != (d_row, d_slice):
+            raise logic_error(
+                routine,
+                "src and dest share one buffer, so their pitches must be equal: src_pitches (%d, %d) vs "
+                "dst_pitches (%d, %d)" % (s_row, s_slice, d_row, d_slice),
+            )
+        if rects_overlap(src._origin + s_start, dest._origin + d_start, region, s_row, s_slice):
+            raise logic_error(
+                routine,
+                "the source region (src_origin %r) and destination region (dst_origin %r) of the same buffer overlap"
+                % (src_origin, dst_origin),
+                lib.CL_MEM_COPY_OVERLAP,
+            )
+    out = ffi.new("cl_event *")
+    status = lib.pycl_enqueue_copy_buffer_rect(
+        q,
+        src_mem,
+        dst_mem,
+        ffi.new("size_t[3]", src_origin),
+        ffi.new("size_t[3]", dst_origin),
+        ffi.new("size_t[3]", region),
+        s_row,
+        s_slice,
+        d_row,
+        d_slice,
+        count,
+        events,
+        out,
+    )
+    if status:
+        check(
+            status,
+            "clEnqueueCopyBufferRect",
+            "src_origin %r, dst_origin %r, region %r" % (src_origin, dst_origin, region),
+        )
+    return Event._wrap(out[0])
+
+
+_HOST_RECT = ("buffer_origin", "host_origin", "region", "buffer_pitches", "host_pitches", "is_blocking", "wait_for")
+register_route(
+    "buffer", "host", _write_buffer, ("dst_offset", "src_offset", "is_blocking", "wait_for", "device_offset")
+)
+register_route("buffer", "host", _write_buffer_rect, _HOST_RECT, selector="buffer_origin")
+register_route("host", "buffer", _read_buffer, ("src_offset", "dst_offset", "is_blocking", "wait_for", "device_offset"))
+register_route("host", "buffer", _read_buffer_rect, _HOST_RECT, selector="buffer_origin")
+register_route("buffer", "buffer", _copy_buffer, ("byte_count", "src_offset", "dst_offset", "wait_for", "dest_offset"))
+register_route(
+    "buffer",
+    "buffer",
+    _copy_buffer_rect,
+    ("src_origin", "dst_origin", "region", "src_pitches", "dst_pitches", "wait_for"),
+    selector="src_origin",
+)
+
+
+# }}}
+
+
+# {{{ fills
+
+
+_PATTERN_SIZES = (1, 2, 4, 8, 16, 32, 64, 128)
+
+
+def enqueue_fill_buffer(queue, mem, pattern, offset, size, wait_for=None):
+    """Fill ``size`` bytes of ``mem`` from ``offset`` with ``pattern`` (a
+    buffer-protocol object of 1, 2, 4, ... 128 bytes, e.g. ``numpy.uint32(0)``);
+    ``offset`` and ``size`` must be multiples of the pattern size. OpenCL 1.2."""
+    routine = "enqueue_fill_buffer"
+    if _wards._pending:
+        _wards.prune_completed_front()
+    q = queue_handle(queue, routine)
+    if not isinstance(mem, MemoryObject) or mem._transfer_kind != "buffer":
+        raise TypeError("%s: mem must be a pycl.Buffer, not %s" % (routine, type(mem).__name__))
+    handle = mem_handle(mem, queue, routine, "mem")
+    data = host_bytes(pattern, False, routine, "pattern")
+    p = len(data)
+    if p not in _PATTERN_SIZES:
+        raise logic_error(
+            routine, "pattern (%s) has %d bytes; OpenCL takes 1, 2, 4, 8, 16, 32, 64 or 128" % (describe(pattern), p)
+        )
+    if type(offset) is not int or offset < 0:
+        offset = size_value(offset, "offset", routine)
+    if type(size) is not int or size < 0:
+        size = size_value(size, "size", routine)
+    if offset % p:
+        raise logic_error(routine, "offset = %d is not a multiple of the pattern size %d" % (offset, p))
+    if size % p:
+        raise logic_error(routine, "size = %d is not a multiple of the pattern size %d" % (size, p))
+    if offset + size > mem._size:
+        raise logic_error(
+            routine,
+            "offset %d + size %d = %d is past the end of mem (%d bytes)" % (offset, size, offset + size, mem._size),
+        )
+    count, events = wait_list(wait_for, routine)
+    if size == 0:
+        return _marker(q, count, events, Event)
+    out = ffi.new("cl_event *")
+    status = lib.pycl_enqueue_fill_buffer(q, handle, data, p, offset, size, count, events, out)
+    if status:
+        check(status, "clEnqueueFillBuffer", "pattern of %d bytes, offset %d, size %d" % (p, offset, size))
+    return Event._wrap(out[0])
+
+
+_fills = {}  # transfer kind -> function(queue, dest, pattern, size, offset, wait_for)
+
+
+def register_fill(kind, function):
+    """Serve ``enqueue_fill`` for destinations of ``kind`` (SVM adds its own)."""
+    _fills[kind] = function
+
+
+def enqueue_fill(queue, dest, pattern, size, *, offset=0, wait_for=None):
+    """Fill ``size`` bytes of ``dest`` (a Buffer, or an SVM pointer where
+    supported) from ``offset`` with ``pattern``."""
+    function = _fills.get(transfer_kind(dest))
+    if function is None:
+        raise TypeError("enqueue_fill does not know how to fill %s" % _kind_text(dest))
+    return function(queue, dest, pattern, size, offset, wait_for)
+
+
+register_fill(
+    "buffer",
+    lambda queue, dest, pattern, size, offset, wait_for: enqueue_fill_buffer(
+        queue, dest, pattern, offset, size, wait_for
+    ),
+)
+
+
+# }}}
+
+
+# {{{ migration and P2P
+
+
+_MIGRATION_FLAGS = _constants.mem_migration_flags.HOST | _constants.mem_migration_flags.CONTENT_UNDEFINED
+
+
+def enqueue_migrate_mem_objects(queue, mem_objects, flags=0, wait_for=None):
+    """Migrate ``mem_objects`` to the queue's device (or to the host with
+    ``mem_migration_flags.HOST``). OpenCL 1.2."""
+    routine = "enqueue_migrate_mem_objects"
+    q = queue_handle(queue, routine)
+    try:
+        objects = list(mem_objects)
+    except TypeError:
+        raise TypeError("%s: mem_objects must be a sequence of memory objects" % routine) from None
+    if not objects:
+        raise logic_error(routine, "mem_objects is empty")
+    handles = []
+    for i, mem in enumerate(objects):
+        if not isinstance(mem, MemoryObject):
+            raise TypeError("%s: mem_objects[%d] is a %s, not a memory object" % (routine, i, type(mem).__name__))
+        handles.append(mem_handle(mem, queue, routine, "mem_objects[%d]" % i))
+    if type(flags) is not int:
+        flags = size_value(flags, "flags", routine)
+    if flags < 0 or flags & ~_MIGRATION_FLAGS:
+        raise logic_error(routine, "flags = 0x%x hold bits that are no mem_migration_flags" % flags)
+    count, events = wait_list(wait_for, routine)
+    out = ffi.new("cl_event *")
+    status = lib.pycl_enqueue_migrate(q, len(handles), ffi.new("cl_mem[]", handles), flags, count, events, out)
+    if status:
+        check(status, "clEnqueueMigrateMemObjects")
+    return Event._wrap(out[0])
+
+
+_P2P_EXTENSION = "cl_amd_copy_buffer_p2p"
+_p2p_functions = {}  # platform handle -> function pointer
+
+
+def _p2p_function(platform):
+    function = _p2p_functions.get(platform._ptr)
+    if function is None:
+        if _P2P_EXTENSION not in platform.extensions.split():
+            raise UnavailableError(
+                "enqueue_copy_buffer_p2p_amd",
+                lib.PYCL_UNAVAILABLE,
+                "platform %r does not provide the %s extension" % (platform.name, _P2P_EXTENSION),
+            )
+        out = ffi.new("void **")
+        check(
+            lib.pycl_get_extension_function(platform._live(), b"clEnqueueCopyBufferP2PAMD", out),
+            "enqueue_copy_buffer_p2p_amd",
+            _P2P_EXTENSION,
+        )
+        function = _p2p_functions[platform._ptr] = out[0]
+    return function
+
+
+def enqueue_copy_buffer_p2p_amd(platform, queue, src, dest, size=None, wait_for=None):
+    """Copy between buffers of two devices in different contexts with AMD's
+    ``cl_amd_copy_buffer_p2p`` extension; ``UnavailableError`` elsewhere.
+    ``size`` defaults to the smaller buffer's size. ``queue`` is the source's."""
+    routine = "enqueue_copy_buffer_p2p_amd"
+    if not isinstance(platform, Platform):
+        raise TypeError("%s: platform must be a pycl.Platform, not %s" % (routine, type(platform).__name__))
+    for name, mem in (("src", src), ("dest", dest)):
+        if not isinstance(mem, MemoryObject) or mem._transfer_kind != "buffer":
+            raise TypeError("%s: %s must be a pycl.Buffer, not %s" % (routine, name, type(mem).__name__))
+    q = queue_handle(queue, routine)
+    src_mem = mem_handle(src, queue, routine, "src")
+    dst_mem = dest._live()
+    n = min(src._size, dest._size) if size is None else size_value(size, "size", routine)
+    if n > src._size or n > dest._size:
+        raise logic_error(routine, "size = %d exceeds src (%d bytes) or dest (%d bytes)" % (n, src._size, dest._size))
+    function = _p2p_function(platform)
+    count, events = wait_list(wait_for, routine)
+    out = ffi.new("cl_event *")
+    status = lib.pycl_enqueue_copy_buffer_p2p_amd(function, q, src_mem, dst_mem, 0, 0, n, count, events, out)
+    if status:
+        check(status, "clEnqueueCopyBufferP2PAMD")
+    return Event._wrap(out[0])
+
+
+# }}}

@@ -1,0 +1,74 @@
+"""Keeping host memory alive while a non-blocking transfer uses it.
+
+A transfer that touches host memory returns a ``NannyEvent`` whose
+``get_ward()`` is the host object. PyOpenCL keeps the object alive by making
+the NannyEvent's destructor *wait* for the transfer, which blocks inside a
+finalizer. pycl instead keeps, for every non-blocking transfer, a pending entry
+``(own reference to the event, host object and its buffer export)`` in a list
+that is pruned by event status:
+
+- at later transfers, from the oldest entry until the first one still running
+  (commands of an in-order queue complete in order, so this is exact and O(1)
+  in the common case), with a full scan whenever the list has doubled;
+- fully after ``CommandQueue.finish()``, ``Event.wait()`` and
+  ``wait_for_events()``.
+
+Dropping a pending ``NannyEvent`` therefore never blocks, and the host memory
+stays valid until the command has completed (or failed). The pending entry owns
+its own retained ``cl_event``, so even an explicit ``event.release()`` is safe.
+"""
+
+import threading
+
+from pycl._lib import ffi, lib
+from pycl.errors import check
+
+__all__ = ["keep", "prune", "prune_completed_front", "pending_count"]
+
+_pending = []  # [(event cdata with ffi.gc, keepalive)], oldest first
+_lock = threading.Lock()
+_full_scan_at = 16
+_STATUS = lib.CL_EVENT_COMMAND_EXECUTION_STATUS
+
+
+def _done(event):
+    status = ffi.new("cl_int *")
+    if lib.pycl_event_get_info(event, _STATUS, ffi.sizeof("cl_int"), status, ffi.NULL):
+        return True  # an event the driver no longer knows cannot be running
+    return status[0] <= lib.CL_COMPLETE  # COMPLETE (0) or an error (< 0)
+
+
+def keep(raw_event, keepalive):
+    """Keep ``keepalive`` until ``raw_event`` (a ``cl_event``) completes."""
+    check(lib.pycl_event_retain(raw_event), "clRetainEvent")
+    entry = (ffi.gc(raw_event, lib.pycl_event_release), keepalive)
+    with _lock:
+        _pending.append(entry)
+        grow = len(_pending) >= _full_scan_at
+    if grow:
+        prune()
+
+
+def prune_completed_front():
+    """Drop completed entries from the front, stopping at a running one."""
+    with _lock:
+        n = 0
+        for event, _ in _pending:
+            if not _done(event):
+                break
+            n += 1
+        if n:
+            del _pending[:n]
+
+
+def prune():
+    """Drop every completed entry (a full scan)."""
+    global _full_scan_at
+    with _lock:
+        _pending[:] = [entry for entry in _pending if not _done(entry[0])]
+        _full_scan_at = max(16, 2 * len(_pending))
+
+
+def pending_count():
+    """How many host objects are held for running transfers (for tests)."""
+    return len(_pending)
