@@ -15,8 +15,8 @@ INCLUDE_DIR = os.path.join(HERE, "cl_shim", "include")
 SOURCE_DIR = os.path.join(HERE, "cl_shim", "src")
 
 # Order matters: each file may use the types of the files before it.
-DECLARATION_FILES = ["types.h", "constants.h", "loader.h", "runtime.h", "memory.h", "image.h"]
-SOURCE_FILES = ["loader.c", "errors.c", "runtime.c", "memory.c", "image.c"]
+DECLARATION_FILES = ["types.h", "constants.h", "loader.h", "runtime.h", "memory.h", "svm.h", "image.h"]
+SOURCE_FILES = ["loader.c", "errors.c", "runtime.c", "memory.c", "svm.c", "image.c"]
 
 # Python-side callbacks the shim's C functions can be handed.
 PYTHON_CALLBACKS = """

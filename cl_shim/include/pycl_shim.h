@@ -16,6 +16,7 @@ extern "C" {
 #include "pycl/loader.h"
 #include "pycl/runtime.h"
 #include "pycl/memory.h"
+#include "pycl/svm.h"
 #include "pycl/image.h"
 
 #ifdef __cplusplus
