@@ -22,6 +22,22 @@ from pycl.transfer import (
     enqueue_migrate_mem_objects,
 )
 from pycl.mapping import MemoryMap, enqueue_map_buffer
+from pycl.svm import (
+    SVM,
+    SVMAllocation,
+    SVMMap,
+    SVMPointer,
+    csvm_empty,
+    csvm_empty_like,
+    enqueue_svm_memfill,
+    enqueue_svm_migrate_mem,
+    enqueue_svm_migratemem,
+    fsvm_empty,
+    fsvm_empty_like,
+    set_kernel_exec_info,
+    svm_empty,
+    svm_empty_like,
+)
 from pycl import cltypes
 
 __all__ = [
@@ -61,4 +77,18 @@ __all__ = [
     "enqueue_migrate_mem_objects",
     "MemoryMap",
     "enqueue_map_buffer",
+    "SVM",
+    "SVMAllocation",
+    "SVMMap",
+    "SVMPointer",
+    "csvm_empty",
+    "csvm_empty_like",
+    "enqueue_svm_memfill",
+    "enqueue_svm_migrate_mem",
+    "enqueue_svm_migratemem",
+    "fsvm_empty",
+    "fsvm_empty_like",
+    "set_kernel_exec_info",
+    "svm_empty",
+    "svm_empty_like",
 ] + list(_constant_names)

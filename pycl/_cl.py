@@ -8,3 +8,4 @@ from pycl.program import Kernel, LocalMemory, Program  # noqa: F401
 from pycl.queue import CommandQueue  # noqa: F401
 from pycl.memory import Buffer, MemoryObject  # noqa: F401
 from pycl.mapping import MemoryMap  # noqa: F401
+from pycl.svm import SVM, SVMAllocation, SVMPointer  # noqa: F401

@@ -1,0 +1,925 @@
+"""Shared virtual memory: ``SVMPointer``, ``SVMAllocation``, the ``SVM`` tag,
+``SVMMap``, the numpy-style allocators, fills, migration, SVM kernel
+arguments, and SVM routes for ``enqueue_copy`` and ``enqueue_fill``.
+
+SVM needs OpenCL 2.0 and, on OpenCL 3.0, a device that reports SVM
+capabilities. Elsewhere (Oclgrind, ``PYCL_FORCE_CL_VERSION=1.2``) every call
+raises ``pycl.UnavailableError`` saying what is needed and what the device
+reports; the classes always exist.
+
+Lifetimes. An SVM pointer has no reference count, so the C shim keeps one
+(``cl_shim/include/pycl/svm.h``): an ``SVMAllocation`` owns a shim record of the
+pointer, its context and its bound queue. When the allocation is released or
+collected, the shim enqueues ``clEnqueueSVMFree`` on the bound in-order queue,
+after everything queued before it, keeping the queue retained and the pointer
+array alive until the free completes (PoCL 3.0 reads that array late:
+QUIRKS.md). The collector runs the shim's C destructor: no Python, no blocking,
+any order at interpreter exit. An allocation made without a queue is freed at
+once with ``clSVMFree`` whatever is still queued, as in PyOpenCL; pycl warns
+once per process when such an allocation is made.
+
+Coarse-grain SVM must be mapped (``map_rw`` ...) before the host touches it;
+fine-grain SVM (``fsvm_empty``) may be used from the host directly, after
+``queue.finish()`` or an event wait has ordered the device's work.
+
+Differences from PyOpenCL (docs/differences.md has the reasons):
+
+- ``enqueue_svm_memfill(byte_count=...)`` fills ``byte_count`` bytes
+  (PyOpenCL checks it, then fills everything) and ``SVMPointer.map(size=...)``
+  maps ``size`` bytes and returns an array of that many bytes.
+- Host<->SVM copies return a ``NannyEvent`` that keeps the host object alive
+  until a non-blocking copy completes (PyOpenCL: a plain ``Event``).
+- After ``release()`` every use (``svm_ptr``, ``size``, copies, maps, kernel
+  arguments, ``SVM`` tags of its arrays) raises ``LogicError``; PyOpenCL
+  answers ``svm_ptr`` with 0. Releasing an allocation while one of its maps is
+  live raises ``LogicError`` (unmap first).
+- Zero-size allocations make no driver call and have ``svm_ptr`` 0.
+- ``alignment`` must be 0 or a power of two; the allocators' default is the
+  itemsize when that is a power of two, else 0 (the driver's default).
+- ``svm_empty_like``, ``csvm_*`` and ``fsvm_*`` take ``queue=`` too.
+- ``src_offset``/``dst_offset`` other than 0 are ``LogicError`` on SVM
+  copies (slice the array instead: ``SVM(ary[a:b])``), and ``enqueue_fill``
+  on SVM rejects ``offset`` with ``LogicError`` (PyOpenCL:
+  ``NotImplementedError``).
+"""
+
+import gc
+import warnings
+
+import numpy as np
+
+from pycl._lib import ffi, lib
+from pycl import constants as _constants
+from pycl import transfer as _transfer
+from pycl import wards as _wards
+from pycl.context import Context
+from pycl.errors import LogicError, MemoryError, UnavailableError, check, logic_error
+from pycl.event import Event, NannyEvent, wait_list
+from pycl.handle import Handle
+from pycl.hostbuf import describe, host_bytes
+from pycl.memory import array_interface, array_layout
+from pycl.queue import CommandQueue
+
+__all__ = [
+    "SVMPointer",
+    "SVMAllocation",
+    "SVM",
+    "SVMMap",
+    "svm_empty",
+    "svm_empty_like",
+    "csvm_empty",
+    "csvm_empty_like",
+    "fsvm_empty",
+    "fsvm_empty_like",
+    "enqueue_svm_memfill",
+    "enqueue_svm_migratemem",
+    "enqueue_svm_migrate_mem",
+    "set_kernel_exec_info",
+]
+
+_smf = _constants.svm_mem_flags
+_caps = _constants.device_svm_capabilities
+_map = _constants.map_flags
+_MAP_FLAGS = _map.READ | _map.WRITE | _map.WRITE_INVALIDATE_REGION
+_KNOWN_SVM_FLAGS = _smf.READ_WRITE | _smf.WRITE_ONLY | _smf.READ_ONLY | _smf.SVM_FINE_GRAIN_BUFFER | _smf.SVM_ATOMICS
+_MIGRATION_FLAGS = _constants.mem_migration_flags.HOST | _constants.mem_migration_flags.CONTENT_UNDEFINED
+_OUT_OF_ORDER = _constants.command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABLE
+_PATTERN_SIZES = (1, 2, 4, 8, 16, 32, 64, 128)
+_ALLOCATION_FAILURE = lib.CL_MEM_OBJECT_ALLOCATION_FAILURE
+_EMPTY = ffi.new("char[1]")  # the data pointer of empty arrays (PyPy's numpy refuses NULL)
+_EMPTY_PTR = int(ffi.cast("uintptr_t", _EMPTY))
+
+
+# {{{ capability checks
+
+_svm_caps_by_device = {}  # device handle -> (SVM capabilities, or an UnavailableError message)
+
+
+def _device_svm(device, routine, need=(2, 0)):
+    """The device's SVM capability bits; UnavailableError if it has none."""
+    entry = _svm_caps_by_device.get(device._ptr)
+    if entry is None:
+        have = device.cl_version
+        if have < (2, 0):
+            reported = device.version
+            capped = " (capped by PYCL_FORCE_CL_VERSION)" if not reported.startswith("OpenCL %d.%d" % have) else ""
+            entry = (
+                0,
+                "%%s needs OpenCL 2.0 (shared virtual memory); device %r reports OpenCL %d.%d%s"
+                % (device.name, have[0], have[1], capped),
+            )
+        else:
+            bits = device.svm_capabilities
+            if bits & (_caps.COARSE_GRAIN_BUFFER | _caps.FINE_GRAIN_BUFFER | _caps.FINE_GRAIN_SYSTEM):
+                entry = (bits, None)
+            else:
+                entry = (0, "%%s needs shared virtual memory; device %r reports no SVM support" % device.name)
+        _svm_caps_by_device[device._ptr] = entry
+    bits, message = entry
+    if message is not None:
+        raise UnavailableError(routine, lib.PYCL_UNAVAILABLE, message % routine)
+    if need > (2, 0):
+        device.require(need, routine)
+    return bits
+
+
+def _check_flags(flags, routine):
+    if isinstance(flags, np.integer):
+        flags = int(flags)
+    if not isinstance(flags, int) or isinstance(flags, bool):
+        raise TypeError("%s: flags must be an int of svm_mem_flags, not %s" % (routine, type(flags).__name__))
+    if flags < 0 or flags & ~_KNOWN_SVM_FLAGS:
+        raise logic_error(routine, "flags 0x%x hold bits that are no svm_mem_flags" % flags)
+    access = flags & (_smf.READ_WRITE | _smf.WRITE_ONLY | _smf.READ_ONLY)
+    if access & (access - 1):
+        raise logic_error(routine, "flags %s combine exclusive access flags" % _smf.to_string(flags))
+    if flags & _smf.SVM_ATOMICS and not flags & _smf.SVM_FINE_GRAIN_BUFFER:
+        raise logic_error(routine, "flags %s: SVM_ATOMICS needs SVM_FINE_GRAIN_BUFFER" % _smf.to_string(flags))
+    return flags
+
+
+def _check_context_svm(context, flags, routine):
+    """Every device of ``context`` must support the SVM that ``flags`` ask for."""
+    for device in context.devices:
+        bits = _device_svm(device, routine)
+        if flags & _smf.SVM_FINE_GRAIN_BUFFER and not bits & _caps.FINE_GRAIN_BUFFER:
+            raise UnavailableError(
+                routine,
+                lib.PYCL_UNAVAILABLE,
+                "device %r reports no fine-grain SVM support (svm_capabilities %s)"
+                % (device.name, _caps.to_string(bits, "0x%x")),
+            )
+        if flags & _smf.SVM_ATOMICS and not bits & _caps.ATOMICS:
+            raise UnavailableError(
+                routine,
+                lib.PYCL_UNAVAILABLE,
+                "device %r reports no SVM atomics support (svm_capabilities %s)"
+                % (device.name, _caps.to_string(bits, "0x%x")),
+            )
+        if not flags & _smf.SVM_FINE_GRAIN_BUFFER and not bits & _caps.COARSE_GRAIN_BUFFER:
+            raise UnavailableError(
+                routine,
+                lib.PYCL_UNAVAILABLE,
+                "device %r reports no coarse-grain SVM support (svm_capabilities %s)"
+                % (device.name, _caps.to_string(bits, "0x%x")),
+            )
+
+
+def _svm_queue(queue, routine, need=(2, 0)):
+    """The live handle of ``queue``, whose device must support SVM."""
+    handle = _transfer.queue_handle(queue, routine)
+    _device_svm(queue._device, routine, need)
+    return handle
+
+
+def _int_arg(value, name, routine):
+    if isinstance(value, np.integer):
+        value = int(value)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError("%s: %s must be an int, not %s" % (routine, name, type(value).__name__))
+    if value < 0:
+        raise logic_error(routine, "%s = %d is negative" % (name, value))
+    return value
+
+
+def _check_alignment(alignment, routine):
+    alignment = _int_arg(alignment, "alignment", routine)
+    if alignment & (alignment - 1):
+        raise logic_error(routine, "alignment = %d is not 0 or a power of two" % alignment)
+    if alignment >= 1 << 32:
+        raise logic_error(routine, "alignment = %d does not fit a cl_uint" % alignment)
+    return alignment
+
+
+def _in_order_queue(queue, context, routine, in_order=True):
+    if not isinstance(queue, CommandQueue):
+        raise TypeError("%s: queue must be a pycl.CommandQueue or None, not %s" % (routine, type(queue).__name__))
+    handle = queue._live()
+    if in_order and queue._properties & _OUT_OF_ORDER:
+        raise logic_error(
+            routine,
+            "queue %r is out-of-order; the queued free of an SVM allocation needs an in-order queue" % queue,
+        )
+    if context is not None and queue._context._ptr != context._ptr:
+        raise logic_error(routine, "queue %r belongs to another context" % queue, lib.CL_INVALID_CONTEXT)
+    return handle
+
+
+# }}}
+
+
+# {{{ SVMPointer
+
+
+class _ArrayBase:
+    """The ``.base`` of an array over SVM memory: holds the SVM object."""
+
+    __slots__ = ("__array_interface__", "svm")
+
+    def __init__(self, svm, interface):
+        self.svm = svm
+        self.__array_interface__ = interface
+
+
+class SVMPointer:
+    """Something whose SVM pointer pycl can pass on (kernel arguments,
+    copies, fills, maps): ``SVMAllocation`` and the ``SVM`` tag."""
+
+    __slots__ = ()
+    _transfer_kind = "svm"
+
+    def _pointer(self, routine):
+        """``(pointer int, size or None, owning SVMAllocation or None)``,
+        raising LogicError if the memory was released."""
+        raise NotImplementedError
+
+    @property
+    def svm_ptr(self):
+        """The SVM pointer as an int."""
+        return self._pointer("SVMPointer.svm_ptr")[0]
+
+    @property
+    def size(self):
+        """The size in bytes (None if unknown)."""
+        return self._pointer("SVMPointer.size")[1]
+
+    @property
+    def buf(self):
+        """A numpy uint8 array over the memory (its ``.base`` keeps this
+        object alive). Coarse-grain SVM must be mapped before the host reads
+        or writes it."""
+        ptr, size, _ = self._pointer("SVMPointer.buf")
+        if size is None:
+            raise logic_error("SVMPointer.buf", "the size of %r is unknown" % self)
+        return self._bytes_array(ptr, size)
+
+    def _bytes_array(self, ptr, size):
+        interface = array_interface(ptr if size else _EMPTY_PTR, (size,), np.dtype(np.uint8), None)
+        return np.asarray(_ArrayBase(self, interface))
+
+    def map(self, queue, *, flags, is_blocking=True, wait_for=None, size=None):
+        """Map ``size`` bytes (default: all) for the host; returns an
+        ``SVMMap`` whose array has ``size`` bytes. With ``is_blocking=False``
+        wait for ``SVMMap.event`` before touching the array."""
+        routine = "SVMPointer.map"
+        ptr, total, _ = self._pointer(routine)
+        if size is None:
+            if total is None:
+                raise logic_error(routine, "the size of %r is unknown: pass size" % self)
+            size = total
+        else:
+            size = _int_arg(size, "size", routine)
+            if total is not None and size > total:
+                raise logic_error(routine, "size = %d exceeds the %d bytes of %r" % (size, total, self))
+        mapping, event = self._enqueue_map(queue, flags, is_blocking, wait_for, ptr, size, routine)
+        return SVMMap._make(self, self._bytes_array(ptr, size), queue, event, mapping)
+
+    def map_ro(self, queue, *, is_blocking=True, wait_for=None, size=None):
+        """Like ``map`` with ``map_flags.READ``."""
+        return self.map(queue, flags=_map.READ, is_blocking=is_blocking, wait_for=wait_for, size=size)
+
+    def map_rw(self, queue, *, is_blocking=True, wait_for=None, size=None):
+        """Like ``map`` with ``map_flags.READ | map_flags.WRITE``."""
+        return self.map(queue, flags=_map.READ | _map.WRITE, is_blocking=is_blocking, wait_for=wait_for, size=size)
+
+    def _enqueue_map(self, queue, flags, is_blocking, wait_for, ptr, size, routine):
+        q = _svm_queue(queue, routine)
+        flags = _int_arg(flags, "flags", routine)
+        if not flags or flags & ~_MAP_FLAGS:
+            raise logic_error(routine, "flags = 0x%x is not a combination of map_flags" % flags)
+        if flags & _map.WRITE_INVALIDATE_REGION and flags & (_map.READ | _map.WRITE):
+            raise logic_error(routine, "WRITE_INVALIDATE_REGION excludes READ and WRITE")
+        owner = self._owner_record(queue, routine)
+        count, events = wait_list(wait_for, routine)
+        out = ffi.new("cl_event *")
+        mapping = ffi.new("struct pycl_svm_mapping **")
+        status = lib.pycl_svm_map(
+            q, 1 if is_blocking else 0, flags, owner, ffi.cast("void *", ptr), size, count, events, out, mapping
+        )
+        if status:
+            check(status, "clEnqueueSVMMap", "%d bytes at 0x%x" % (size, ptr))
+        return ffi.gc(mapping[0], lib.pycl_svm_mapping_free), Event._wrap(out[0])
+
+    def _owner_record(self, queue, routine):
+        """The shim record of the owning allocation (NULL if none), after
+        checking it belongs to the queue's context."""
+        alloc = self._pointer(routine)[2]
+        if alloc is None:
+            return ffi.NULL
+        if queue is not None and alloc._context._ptr != queue._context._ptr:
+            raise logic_error(routine, "%r belongs to another context than the queue" % alloc, lib.CL_INVALID_CONTEXT)
+        return alloc._live()
+
+    def as_buffer(self, ctx, *, flags=None, size=None):
+        """A ``Buffer`` over this memory (``mem_flags``, default READ_WRITE |
+        USE_HOST_PTR; ``size`` default: all). Release the Buffer before the
+        memory is freed."""
+        from pycl.memory import Buffer
+
+        if flags is None:
+            flags = _constants.mem_flags.READ_WRITE | _constants.mem_flags.USE_HOST_PTR
+        if size is None:
+            size = self.size
+        buf = self.buf
+        return Buffer(ctx, flags, size=size, hostbuf=buf)
+
+    def _set_kernel_arg(self, kernel, index):
+        ptr = self._pointer("Kernel.set_arg")[0]
+        return lib.pycl_kernel_set_arg_svm_pointer(kernel, index, ffi.cast("void *", ptr))
+
+
+# }}}
+
+
+# {{{ SVMAllocation
+
+_warned_unbound = False
+
+
+def _warn_unbound(stacklevel):
+    global _warned_unbound
+    if not _warned_unbound:
+        _warned_unbound = True
+        warnings.warn(
+            "an SVM allocation without a queue is freed at once when released or collected, even while "
+            "enqueued commands still use it (PyOpenCL's SVM warning); pass queue= to free it in queue order. "
+            "pycl warns once per process.",
+            RuntimeWarning,
+            stacklevel=stacklevel + 1,
+        )
+
+
+class SVMAllocation(SVMPointer, Handle):
+    """``SVMAllocation(context, size, alignment, flags, queue=None)``: SVM
+    from ``clSVMAlloc``. With an (in-order) ``queue``, the free is enqueued
+    there after earlier commands; without, it is immediate (see the module
+    docstring). ``svm_ptr``, ``size``, ``int_ptr`` (= ``svm_ptr``),
+    ``==``/hash by pointer, ``release``, ``enqueue_release``,
+    ``bind_to_queue``, ``unbind_from_queue``, ``with``."""
+
+    __slots__ = ("_size", "_context", "_queue", "__array_interface__")
+    _invalid_code = lib.CL_INVALID_VALUE
+
+    def __init__(self, context, size, alignment, flags, queue=None):
+        self._alloc(context, size, alignment, flags, queue, "SVMAllocation", 3)
+
+    def _alloc(self, context, size, alignment, flags, queue, routine, stacklevel):
+        if not isinstance(context, Context):
+            raise TypeError("%s: context must be a pycl.Context, not %s" % (routine, type(context).__name__))
+        self._handle = None
+        ctx = context._live()
+        size = _int_arg(size, "size", routine)
+        alignment = _check_alignment(alignment, routine)
+        flags = _check_flags(flags, routine)
+        _check_context_svm(context, flags, routine)
+        q = ffi.NULL if queue is None else _in_order_queue(queue, context, routine)
+        if queue is None:
+            _warn_unbound(stacklevel)
+        out = ffi.new("struct pycl_svm **")
+        status = lib.pycl_svm_alloc(ctx, flags, size, alignment, q, out)
+        if status == _ALLOCATION_FAILURE:
+            gc.collect()  # collected allocations give their memory back (queued frees complete soon)
+            lib.pycl_svm_drain(0)
+            status = lib.pycl_svm_alloc(ctx, flags, size, alignment, q, out)
+        if status:
+            what = "size %d, alignment %d, flags %s" % (size, alignment, _smf.to_string(flags, "0x%x"))
+            if status == _ALLOCATION_FAILURE:
+                raise MemoryError("clSVMAlloc", status, what + " (returned NULL, also after a garbage collection)")
+            check(status, "clSVMAlloc", what)
+        record = out[0]
+        self._handle = ffi.gc(record, lib.pycl_svm_free, size)
+        self._ptr = int(ffi.cast("uintptr_t", record.ptr))
+        self._size = size
+        self._context = context
+        self._queue = queue
+
+    def _pointer(self, routine):
+        if self._handle is None:
+            raise self._released_error(routine)
+        return self._ptr, self._size, self
+
+    @property
+    def svm_ptr(self):
+        if self._handle is None:
+            raise self._released_error("SVMAllocation.svm_ptr")
+        return self._ptr
+
+    @property
+    def size(self):
+        if self._handle is None:
+            raise self._released_error("SVMAllocation.size")
+        return self._size
+
+    @property
+    def nbytes(self):
+        return self.size
+
+    @property
+    def context(self):
+        self._live()
+        return self._context
+
+    @property
+    def queue(self):
+        """The queue the free is bound to, or None."""
+        self._live()
+        return self._queue
+
+    def _check_unmapped(self, record, routine):
+        if record.maps:
+            raise logic_error(
+                routine,
+                "%r is still mapped (%d live SVMMap%s): release the map first"
+                % (self, record.maps, "s"[: record.maps > 1]),
+                lib.CL_INVALID_OPERATION,
+            )
+
+    def release(self):
+        """Free the memory now: enqueued on the bound queue, else at once. A
+        second call raises ``LogicError``."""
+        record = self._handle
+        if record is None:
+            raise self._released_error("SVMAllocation.release")
+        self._check_unmapped(record, "SVMAllocation.release")
+        self._handle = None
+        ffi.release(record)
+
+    def enqueue_release(self, queue=None, wait_for=None):
+        """Enqueue the free on ``queue`` (default: the bound queue) after
+        ``wait_for``; returns its Event. The allocation is released."""
+        routine = "SVMAllocation.enqueue_release"
+        record = self._handle
+        if record is None:
+            raise self._released_error(routine)
+        if queue is None:
+            if self._queue is None:
+                raise logic_error(routine, "%r is bound to no queue: pass queue" % self, lib.CL_INVALID_COMMAND_QUEUE)
+            q = ffi.NULL
+        else:
+            q = _in_order_queue(queue, self._context, routine, in_order=False)
+        self._check_unmapped(record, routine)
+        count, events = wait_list(wait_for, routine)
+        out = ffi.new("cl_event *")
+        status = lib.pycl_svm_enqueue_release(record, q, count, events, out)
+        if status:
+            check(status, "clEnqueueSVMFree")
+        self._handle = None
+        ffi.release(record)
+        return Event._wrap(out[0])
+
+    def bind_to_queue(self, queue):
+        """Free on ``queue`` from now on; work queued on the old queue is
+        ordered before the new queue's later commands (marker + barrier)."""
+        routine = "SVMAllocation.bind_to_queue"
+        record = self._live()
+        q = _in_order_queue(queue, self._context, routine)
+        check(lib.pycl_svm_bind(record, q), routine)
+        self._queue = queue
+
+    def unbind_from_queue(self):
+        """Free at once from now on; finishes the old queue first."""
+        record = self._live()
+        check(lib.pycl_svm_unbind(record), "SVMAllocation.unbind_from_queue")
+        self._queue = None
+
+    def __eq__(self, other):
+        if not isinstance(other, SVMAllocation):
+            return NotImplemented
+        if self._handle is None or other._handle is None or not self._ptr:
+            return self is other
+        return self._ptr == other._ptr
+
+    def __ne__(self, other):
+        result = self.__eq__(other)
+        return result if result is NotImplemented else not result
+
+    def __hash__(self):
+        return hash(self._ptr)
+
+    @classmethod
+    def from_int_ptr(cls, int_ptr_value, retain=True):
+        raise logic_error(
+            "SVMAllocation.from_int_ptr",
+            "an SVM pointer has no reference count, so it cannot have a second owner; wrap foreign SVM memory "
+            "in a buffer-protocol object and tag it with pycl.SVM",
+        )
+
+    def get_info(self, param):
+        raise logic_error("SVMAllocation.get_info", "SVM allocations have no info queries")
+
+    def __getattr__(self, name):
+        raise AttributeError("%r object has no attribute %r" % (type(self).__name__, name))
+
+    def __repr__(self):
+        if self._handle is None:
+            return "<pycl.SVMAllocation released>"
+        return "<pycl.SVMAllocation of %d bytes at 0x%x%s>" % (
+            self._size,
+            self._ptr,
+            "" if self._queue is None else ", freed on its queue",
+        )
+
+
+# }}}
+
+
+# {{{ SVM tag
+
+
+def _find_allocation(obj):
+    """The SVMAllocation at the end of ``obj``'s ``.base`` chain, if any."""
+    for _ in range(64):
+        if obj is None:
+            return None
+        if isinstance(obj, SVMAllocation):
+            return obj
+        if isinstance(obj, _ArrayBase):
+            obj = obj.svm
+            if isinstance(obj, SVM):
+                return obj._alloc
+            continue
+        obj = getattr(obj, "base", None)
+    return None
+
+
+class SVM(SVMPointer):
+    """``SVM(mem)``: tags a buffer-protocol object (e.g. an array from
+    ``csvm_empty``/``fsvm_empty``, or any host array on a device with
+    fine-grain system SVM) as shared virtual memory for kernel arguments,
+    copies, fills and maps. ``mem`` must be C-contiguous (or Fortran-)."""
+
+    __slots__ = ("mem", "_data", "_ptr", "_size", "_alloc", "_writable")
+
+    def __init__(self, mem):
+        try:
+            data = host_bytes(mem, True, "SVM", "mem")
+            self._writable = True
+        except LogicError:  # read-only memory: fine for reads
+            data = host_bytes(mem, False, "SVM", "mem")
+            self._writable = False
+        self.mem = mem
+        self._data = data
+        self._size = len(data)
+        self._ptr = int(ffi.cast("uintptr_t", data)) if self._size else 0
+        self._alloc = _find_allocation(mem)
+
+    def _pointer(self, routine):
+        alloc = self._alloc
+        if alloc is not None and alloc._handle is None:
+            raise logic_error(
+                routine, "the SVMAllocation under this SVM tag (%r) was released" % self.mem, lib.CL_INVALID_VALUE
+            )
+        return self._ptr, self._size, alloc
+
+    @property
+    def _handle(self):
+        """None once the underlying allocation is released (kernels check it)."""
+        alloc = self._alloc
+        return True if alloc is None else alloc._handle
+
+    def map(self, queue, flags, is_blocking=True, wait_for=None):
+        """Map all of ``mem``; the ``SVMMap``'s array is ``mem`` itself."""
+        routine = "SVM.map"
+        ptr, size, _ = self._pointer(routine)
+        mapping, event = self._enqueue_map(queue, flags, is_blocking, wait_for, ptr, size, routine)
+        return SVMMap._make(self, self.mem, queue, event, mapping)
+
+    def map_ro(self, queue, is_blocking=True, wait_for=None):
+        return self.map(queue, _map.READ, is_blocking=is_blocking, wait_for=wait_for)
+
+    def map_rw(self, queue, is_blocking=True, wait_for=None):
+        return self.map(queue, _map.READ | _map.WRITE, is_blocking=is_blocking, wait_for=wait_for)
+
+    def __repr__(self):
+        return "<pycl.SVM of %s (%d bytes at 0x%x)>" % (describe(self.mem), self._size, self._ptr)
+
+
+# }}}
+
+
+# {{{ SVMMap
+
+
+class SVMMap:
+    """A mapped SVM region (from ``SVMPointer.map``/``SVM.map``): ``svm``,
+    ``array``, ``queue``, ``event``; ``release(queue=None, wait_for=None)``
+    unmaps (a second call raises ``LogicError``); ``with m as ary:`` yields
+    the array and unmaps on exit. A map that is collected unmapped is
+    unmapped by the shim (no Python, non-blocking), before the memory's free."""
+
+    __slots__ = ("svm", "array", "queue", "event", "_mapping")
+
+    def __init__(self, svm, array, queue, event):
+        raise TypeError("SVMMap objects are made by SVMPointer.map and SVM.map")
+
+    @classmethod
+    def _make(cls, svm, array, queue, event, mapping):
+        self = cls.__new__(cls)
+        self.svm = svm
+        self.array = array
+        self.queue = queue
+        self.event = event
+        self._mapping = mapping
+        return self
+
+    @property
+    def is_released(self):
+        return self._mapping is None
+
+    def release(self, queue=None, wait_for=None):
+        """Enqueue the unmap on ``queue`` (default: the map's) after
+        ``wait_for``; returns its Event."""
+        routine = "SVMMap.release"
+        mapping = self._mapping
+        if mapping is None:
+            raise logic_error(routine, "this SVMMap was already released (unmapped)")
+        q = ffi.NULL if queue is None else _transfer.queue_handle(queue, routine)
+        count, events = wait_list(wait_for, routine)
+        out = ffi.new("cl_event *")
+        status = lib.pycl_svm_unmap(mapping, q, count, events, out)
+        if status:
+            check(status, "clEnqueueSVMUnmap")
+        self._mapping = None
+        ffi.release(mapping)
+        return Event._wrap(out[0])
+
+    def __enter__(self):
+        return self.array
+
+    def __exit__(self, exc_type, exc_value, traceback):
+        if self._mapping is not None:
+            self.release()
+
+    def __repr__(self):
+        return "<pycl.SVMMap of %r, %s>" % (self.svm, "released" if self._mapping is None else "mapped")
+
+
+# }}}
+
+
+# {{{ numpy-style allocation
+
+
+def _default_alignment(dtype):
+    itemsize = dtype.itemsize
+    return itemsize if itemsize and not itemsize & (itemsize - 1) else 0
+
+
+def svm_empty(ctx, flags, shape, dtype, order="C", alignment=None, queue=None):
+    """An uninitialized numpy array of ``shape``/``dtype``/``order`` in SVM of
+    ``ctx``; its ``.base`` is the ``SVMAllocation``. ``alignment`` defaults
+    to the itemsize (0, the driver's default, if that is no power of two)."""
+    return _svm_empty(ctx, flags, shape, dtype, order, alignment, queue, "svm_empty")
+
+
+def _svm_empty(ctx, flags, shape, dtype, order, alignment, queue, routine):
+    if order in ("c", "f"):
+        order = order.upper()
+    shape, dtype, strides, nbytes = array_layout(shape, dtype, order, None, routine)
+    if alignment is None:
+        alignment = _default_alignment(dtype)
+    alloc = SVMAllocation.__new__(SVMAllocation)
+    alloc._handle = None
+    alloc._alloc(ctx, nbytes, alignment, flags, queue, routine, 4)
+    alloc.__array_interface__ = array_interface(alloc._ptr if nbytes else _EMPTY_PTR, shape, dtype, strides)
+    return np.asarray(alloc)
+
+
+def _like(ary):
+    ary = np.asarray(ary)
+    order = "F" if ary.flags.f_contiguous and not ary.flags.c_contiguous else "C"
+    return ary.shape, ary.dtype, order
+
+
+def svm_empty_like(ctx, flags, ary, alignment=None, queue=None):
+    """Like ``svm_empty`` with the shape, dtype and order of ``ary``."""
+    shape, dtype, order = _like(ary)
+    return _svm_empty(ctx, flags, shape, dtype, order, alignment, queue, "svm_empty_like")
+
+
+def csvm_empty(ctx, shape, dtype, order="C", alignment=None, queue=None):
+    """``svm_empty`` of coarse-grain read-write SVM (map before host use)."""
+    return _svm_empty(ctx, _smf.READ_WRITE, shape, dtype, order, alignment, queue, "csvm_empty")
+
+
+def csvm_empty_like(ctx, ary, alignment=None, queue=None):
+    shape, dtype, order = _like(ary)
+    return _svm_empty(ctx, _smf.READ_WRITE, shape, dtype, order, alignment, queue, "csvm_empty_like")
+
+
+def fsvm_empty(ctx, shape, dtype, order="C", alignment=None, queue=None):
+    """``svm_empty`` of fine-grain read-write SVM (host use without maps)."""
+    flags = _smf.READ_WRITE | _smf.SVM_FINE_GRAIN_BUFFER
+    return _svm_empty(ctx, flags, shape, dtype, order, alignment, queue, "fsvm_empty")
+
+
+def fsvm_empty_like(ctx, ary, alignment=None, queue=None):
+    shape, dtype, order = _like(ary)
+    flags = _smf.READ_WRITE | _smf.SVM_FINE_GRAIN_BUFFER
+    return _svm_empty(ctx, flags, shape, dtype, order, alignment, queue, "fsvm_empty_like")
+
+
+# }}}
+
+
+# {{{ operations
+
+
+def _side(obj, writable, queue, routine, name):
+    """``(pointer cdata, size, host object or None)`` for one side of a copy."""
+    if isinstance(obj, SVMPointer):
+        ptr, size, alloc = obj._pointer(routine)
+        if writable and not getattr(obj, "_writable", True):
+            raise logic_error(routine, "%s (%r) is read-only, but the command writes into it" % (name, obj))
+        if alloc is not None and alloc._context._ptr != queue._context._ptr:
+            raise logic_error(
+                routine, "%s (%r) belongs to another context than the queue" % (name, obj), lib.CL_INVALID_CONTEXT
+            )
+        return ffi.cast("void *", ptr), size, None
+    host = host_bytes(obj, writable, routine, name)
+    return host, len(host), obj
+
+
+def _no_offset(value, name, routine):
+    if value:
+        raise logic_error(
+            routine,
+            "%s = %r is not supported on SVM copies: slice the array instead, e.g. SVM(ary[a:b])" % (name, value),
+        )
+
+
+def _enqueue_svm_memcpy(queue, dest, src, byte_count=None, is_blocking=True, wait_for=None, src_offset=0, dst_offset=0):
+    """``enqueue_copy``'s SVM routes: SVM<->SVM and SVM<->host."""
+    routine = "enqueue_copy"
+    if _wards._pending:
+        _wards.prune_completed_front()
+    q = _svm_queue(queue, routine)
+    _no_offset(src_offset, "src_offset", routine)
+    _no_offset(dst_offset, "dst_offset", routine)
+    dst, dst_size, dst_host = _side(dest, True, queue, routine, "dest")
+    src_ptr, src_size, src_host = _side(src, False, queue, routine, "src")
+    if byte_count is None:
+        if dst_size is None or src_size is None:
+            n = dst_size if src_size is None else src_size
+            if n is None:
+                raise logic_error(routine, "neither side's size is known: pass byte_count")
+        elif dst_size != src_size:
+            raise logic_error(
+                routine,
+                "src (%d bytes) and dest (%d bytes) differ in size: pass byte_count, or slice the larger side"
+                % (src_size, dst_size),
+            )
+        else:
+            n = src_size
+    else:
+        n = _transfer.size_value(byte_count, "byte_count", routine)
+        for size, name in ((src_size, "src"), (dst_size, "dest")):
+            if size is not None and n > size:
+                raise logic_error(routine, "byte_count = %d is larger than %s (%d bytes)" % (n, name, size))
+    host_obj = dst_host if dst_host is not None else src_host
+    count, events = wait_list(wait_for, routine)
+    out = ffi.new("cl_event *")
+    if n == 0:
+        check(lib.pycl_enqueue_marker(q, count, events, out), "clEnqueueMarkerWithWaitList")
+    else:
+        status = lib.pycl_enqueue_svm_memcpy(q, 1 if is_blocking else 0, dst, src_ptr, n, count, events, out)
+        if status:
+            check(status, "clEnqueueSVMMemcpy", "%d bytes" % n)
+    if host_obj is None:
+        return Event._wrap(out[0])
+    event = NannyEvent._wrap(out[0])
+    event._ward = host_obj
+    if not is_blocking and n:
+        _wards.keep(out[0], dst if dst_host is not None else src_ptr)
+    return event
+
+
+_COPY_KEYWORDS = ("byte_count", "is_blocking", "wait_for", "src_offset", "dst_offset")
+_transfer.register_route("svm", "svm", _enqueue_svm_memcpy, _COPY_KEYWORDS)
+_transfer.register_route("svm", "host", _enqueue_svm_memcpy, _COPY_KEYWORDS)
+_transfer.register_route("host", "svm", _enqueue_svm_memcpy, _COPY_KEYWORDS)
+
+
+def enqueue_svm_memfill(queue, dest, pattern, byte_count=None, wait_for=None):
+    """Fill ``byte_count`` bytes (default: all) of ``dest`` (an SVMPointer, or
+    a buffer-protocol object of SVM memory) with ``pattern`` (1, 2, 4, ...
+    128 bytes; ``dest`` and ``byte_count`` must be multiples of its size)."""
+    routine = "enqueue_svm_memfill"
+    q = _svm_queue(queue, routine)
+    if not isinstance(dest, SVMPointer):
+        dest = SVM(dest)
+    ptr, size, _ = dest._pointer(routine)
+    _side(dest, True, queue, routine, "dest")
+    data = host_bytes(pattern, False, routine, "pattern")
+    p = len(data)
+    if p not in _PATTERN_SIZES:
+        raise logic_error(
+            routine, "pattern (%s) has %d bytes; OpenCL takes 1, 2, 4, 8, 16, 32, 64 or 128" % (describe(pattern), p)
+        )
+    if byte_count is None:
+        if size is None:
+            raise logic_error(routine, "the size of dest is unknown: pass byte_count")
+        n = size
+    else:
+        n = _transfer.size_value(byte_count, "byte_count", routine)
+        if size is not None and n > size:
+            raise logic_error(routine, "byte_count = %d is larger than dest (%d bytes)" % (n, size))
+    if n % p:
+        raise logic_error(routine, "byte_count = %d is not a multiple of the pattern size %d" % (n, p))
+    if ptr % p:
+        raise logic_error(routine, "dest at 0x%x is not aligned to the pattern size %d (OpenCL requires it)" % (ptr, p))
+    count, events = wait_list(wait_for, routine)
+    out = ffi.new("cl_event *")
+    if n == 0:
+        check(lib.pycl_enqueue_marker(q, count, events, out), "clEnqueueMarkerWithWaitList")
+    else:
+        status = lib.pycl_enqueue_svm_memfill(q, ffi.cast("void *", ptr), data, p, n, count, events, out)
+        if status:
+            check(status, "clEnqueueSVMMemFill", "pattern of %d bytes, %d bytes" % (p, n))
+    return Event._wrap(out[0])
+
+
+def _fill_route(queue, dest, pattern, size, offset, wait_for):
+    if offset:
+        raise logic_error(
+            "enqueue_fill",
+            "offset = %r is not supported for SVM: fill a slice instead, e.g. SVM(ary[a:b])" % (offset,),
+        )
+    return enqueue_svm_memfill(queue, dest, pattern, size, wait_for)
+
+
+_transfer.register_fill("svm", _fill_route)
+
+
+def enqueue_svm_migratemem(queue, svms, flags, wait_for=None):
+    """Migrate the SVM pointers ``svms`` (SVMPointers or buffer-protocol
+    objects of SVM memory) to the queue's device, or to the host with
+    ``mem_migration_flags.HOST``. OpenCL 2.1."""
+    routine = "enqueue_svm_migratemem"
+    q = _svm_queue(queue, routine, (2, 1))
+    try:
+        items = list(svms)
+    except TypeError:
+        raise TypeError("%s: svms must be a sequence of SVM pointers" % routine) from None
+    if not items:
+        raise logic_error(routine, "svms is empty")
+    flags = 0 if flags is None else _int_arg(flags, "flags", routine)
+    if flags & ~_MIGRATION_FLAGS:
+        raise logic_error(routine, "flags = 0x%x hold bits that are no mem_migration_flags" % flags)
+    pointers, sizes = [], []
+    for i, item in enumerate(items):
+        if not isinstance(item, SVMPointer):
+            item = SVM(item)
+        ptr, size, _ = item._pointer(routine)
+        _side(item, False, queue, routine, "svms[%d]" % i)
+        pointers.append(ffi.cast("void *", ptr))
+        sizes.append(size or 0)
+    count, events = wait_list(wait_for, routine)
+    out = ffi.new("cl_event *")
+    status = lib.pycl_enqueue_svm_migrate(
+        q,
+        len(pointers),
+        ffi.new("const void *[]", pointers),
+        ffi.new("size_t[]", sizes),
+        flags,
+        count,
+        events,
+        out,
+    )
+    if status:
+        check(status, "clEnqueueSVMMigrateMem")
+    return Event._wrap(out[0])
+
+
+enqueue_svm_migrate_mem = enqueue_svm_migratemem
+
+
+def set_kernel_exec_info(kernel, param, value):
+    """``clSetKernelExecInfo``: ``kernel_exec_info.SVM_PTRS`` with a sequence
+    of SVM pointers the kernel uses indirectly (kept alive by the kernel), or
+    ``SVM_FINE_GRAIN_SYSTEM`` with a bool. OpenCL 2.0."""
+    routine = "set_kernel_exec_info"
+    handle = kernel._live()
+    param = _int_arg(param, "param", routine)
+    if param == _constants.kernel_exec_info.SVM_PTRS:
+        items = [item if isinstance(item, SVMPointer) else SVM(item) for item in value]
+        pointers = ffi.new("void *[]", [ffi.cast("void *", item._pointer(routine)[0]) for item in items] or 1)
+        status = lib.pycl_kernel_set_exec_info(handle, param, ffi.sizeof("void *") * len(items), pointers)
+        keep = items
+    elif param == _constants.kernel_exec_info.SVM_FINE_GRAIN_SYSTEM:
+        flag = ffi.new("cl_bool *", 1 if value else 0)
+        status = lib.pycl_kernel_set_exec_info(handle, param, ffi.sizeof("cl_bool"), flag)
+        keep = None
+    else:
+        raise logic_error(routine, "param = 0x%x is no kernel_exec_info" % param)
+    if status:
+        check(status, "clSetKernelExecInfo", _constants.kernel_exec_info.to_string(param, "0x%x"))
+    kernel._args[("exec_info", param)] = keep
+
+
+def pending_frees():
+    """How many shim-held SVM frees and references are pending (for tests)."""
+    return lib.pycl_svm_drain(0)
+
+
+# }}}
