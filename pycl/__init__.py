@@ -22,6 +22,19 @@ from pycl.transfer import (
     enqueue_migrate_mem_objects,
 )
 from pycl.mapping import MemoryMap, enqueue_map_buffer
+from pycl.image import (
+    DTYPE_TO_CHANNEL_TYPE,
+    DTYPE_TO_CHANNEL_TYPE_NORM,
+    Image,
+    ImageFormat,
+    create_image,
+    enqueue_fill_image,
+    enqueue_map_image,
+    get_supported_image_formats,
+    image_from_array,
+)
+from pycl.sampler import Sampler
+from pycl.pipe import Pipe
 from pycl.svm import (
     SVM,
     SVMAllocation,
@@ -77,6 +90,17 @@ __all__ = [
     "enqueue_migrate_mem_objects",
     "MemoryMap",
     "enqueue_map_buffer",
+    "ImageFormat",
+    "Image",
+    "create_image",
+    "get_supported_image_formats",
+    "image_from_array",
+    "enqueue_fill_image",
+    "enqueue_map_image",
+    "DTYPE_TO_CHANNEL_TYPE",
+    "DTYPE_TO_CHANNEL_TYPE_NORM",
+    "Sampler",
+    "Pipe",
     "SVM",
     "SVMAllocation",
     "SVMMap",

@@ -8,4 +8,7 @@ from pycl.program import Kernel, LocalMemory, Program  # noqa: F401
 from pycl.queue import CommandQueue  # noqa: F401
 from pycl.memory import Buffer, MemoryObject  # noqa: F401
 from pycl.mapping import MemoryMap  # noqa: F401
+from pycl.image import Image  # noqa: F401
+from pycl.sampler import Sampler  # noqa: F401
+from pycl.pipe import Pipe  # noqa: F401
 from pycl.svm import SVM, SVMAllocation, SVMPointer  # noqa: F401

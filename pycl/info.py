@@ -81,7 +81,8 @@ _LAYOUT = {
         " SIMD_INSTRUCTION_WIDTH_AMD WAVEFRONT_WIDTH_AMD GLOBAL_MEM_CHANNELS_AMD"
         " GLOBAL_MEM_CHANNEL_BANKS_AMD GLOBAL_MEM_CHANNEL_BANK_WIDTH_AMD"
         " LOCAL_MEM_SIZE_PER_COMPUTE_UNIT_AMD LOCAL_MEM_BANKS_AMD GFXIP_MAJOR_AMD GFXIP_MINOR_AMD"
-        " AVAILABLE_ASYNC_QUEUES_AMD PCIE_ID_AMD ME_VERSION_INTEL NUM_SIMULTANEOUS_INTEROPS_INTEL",
+        " AVAILABLE_ASYNC_QUEUES_AMD PCIE_ID_AMD ME_VERSION_INTEL NUM_SIMULTANEOUS_INTEROPS_INTEL"
+        " IMAGE_PITCH_ALIGNMENT IMAGE_BASE_ADDRESS_ALIGNMENT",
         "bool": "AVAILABLE COMPILER_AVAILABLE LINKER_AVAILABLE ENDIAN_LITTLE ERROR_CORRECTION_SUPPORT"
         " HOST_UNIFIED_MEMORY IMAGE_SUPPORT PREFERRED_INTEROP_USER_SYNC GENERIC_ADDRESS_SPACE_SUPPORT"
         " NON_UNIFORM_WORK_GROUP_SUPPORT PIPE_SUPPORT SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS"
@@ -226,6 +227,7 @@ _DECODERS = {
     "int": _scalar("cl_int"),
     "uint": _scalar("cl_uint"),
     "ulong": _scalar("cl_ulong"),
+    "float": _scalar("cl_float"),
     "size": _scalar("size_t"),
     "bool": lambda buf, size: bool(ffi.cast("cl_bool *", buf)[0]),
     "pointer": lambda buf, size: int(ffi.cast("intptr_t *", buf)[0]) or None,
@@ -241,6 +243,8 @@ _DECODERS = {
     "queue": _handle("queue", "cl_command_queue"),
     "program": _handle("program", "cl_program"),
     "mem": _handle("mem", "cl_mem"),
+    # A cl_image_format, decoded by the wrapper pycl.image registers.
+    "image_format": lambda buf, size: _wrappers["image_format"](ffi.cast("cl_image_format *", buf)[0]),
 }
 
 

@@ -22,7 +22,9 @@ cl_int pycl_image_get_supported_formats(cl_context context, cl_mem_flags flags, 
 cl_int pycl_image_create(cl_context context, const cl_mem_properties *properties, cl_mem_flags flags,
                          const cl_image_format *format, const cl_image_desc *desc, void *host_ptr, cl_mem *image)
 {
-    if (properties && properties[0])
+    /* An empty list still takes the 3.0 entry point where the platform has
+     * it (so that both paths are exercised), and the 1.2 one below 3.0. */
+    if (properties && (properties[0] || pycl_table_version(pycl_table_of(context)) >= V30))
         PYCL_DISPATCH_CREATE(image, context, V30, clCreateImageWithProperties, context, properties, flags, format, desc,
                              host_ptr);
     PYCL_DISPATCH_CREATE(image, context, V12, clCreateImage, context, flags, format, desc, host_ptr);

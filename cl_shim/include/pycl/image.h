@@ -6,7 +6,8 @@
 
 cl_int pycl_image_get_supported_formats(cl_context context, cl_mem_flags flags, cl_mem_object_type image_type, cl_uint num_entries, cl_image_format *formats, cl_uint *num_formats);
 /* clCreateImageWithProperties (OpenCL 3.0) when properties are given (a
- * non-empty 0-terminated list), else clCreateImage (OpenCL 1.2). */
+ * 0-terminated list; an empty one falls back below 3.0), else clCreateImage
+ * (OpenCL 1.2). */
 cl_int pycl_image_create(cl_context context, const cl_mem_properties *properties, cl_mem_flags flags, const cl_image_format *format, const cl_image_desc *desc, void *host_ptr, cl_mem *image);
 cl_int pycl_image_get_info(cl_mem image, cl_image_info param, size_t size, void *value, size_t *size_ret);
 

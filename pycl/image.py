@@ -1,0 +1,1221 @@
+"""Images: ``ImageFormat``, ``get_supported_image_formats``, ``Image`` /
+``create_image``, ``image_from_array``, ``enqueue_fill_image``,
+``enqueue_map_image``, and the image routes of ``enqueue_copy``.
+
+Coordinates. Every origin and region is a tuple of up to three ints, padded
+with 0 (origins) and 1 (regions) as in PyOpenCL. Their axes depend on the
+image type, as in OpenCL:
+
+==============  ======================  ==========================
+type            origin                  region
+==============  ======================  ==========================
+1D, 1D buffer   ``(x,)``                ``(width,)``
+1D array        ``(x, layer)``          ``(width, layers)``
+2D              ``(x, y)``              ``(width, height)``
+2D array        ``(x, y, layer)``       ``(width, height, layers)``
+3D              ``(x, y, z)``           ``(width, height, depth)``
+==============  ======================  ==========================
+
+x varies fastest, so a C-order numpy array of an image region has the shape
+``region[::-1]`` (plus a channel axis): ``ary[y, x]`` is pixel ``(x, y)``.
+
+Host pitches (``pitches=(row_pitch, slice_pitch)``, 0 or absent: tightly
+packed) describe the host array: pixel ``(x, y, z)`` of the region is at byte
+``x * element_size + y * row_pitch + z * slice_pitch``. For a 1D image array
+the layers are ``slice_pitch`` apart, and ``slice_pitch`` defaults to
+``row_pitch`` (so a 1-tuple gives the layer distance), as ``clCreateImage``
+defines it. pycl passes explicit pitches to the driver, never 0, so every
+driver computes the same layout.
+
+Every origin, region and pitch is checked against the image's dimensions and
+the host array before any C call (``LogicError`` naming the argument, its value
+and the limit). Images are optional in OpenCL 3.0: where no device of the
+context supports images, every image call raises ``UnavailableError``.
+
+Differences from PyOpenCL (see docs/differences.md): 1D, 1D buffer and 1D
+array images take part in ``enqueue_copy``; ``Image.shape`` exists for every
+image type; a 1D image array gets the array size of its shape (PyOpenCL's
+descriptor sets it to 1); packed formats (``UNORM_SHORT_565`` ...) report
+their true ``itemsize``; ``Image(...)`` is not deprecated.
+"""
+
+import numpy as np
+
+from pycl._lib import ffi, lib
+from pycl import cltypes as _cltypes
+from pycl import constants as _constants
+from pycl import info as _info
+from pycl import wards as _wards
+from pycl.errors import UnavailableError, check, logic_error
+from pycl.event import Event, wait_list
+from pycl.hostbuf import describe, host_bytes
+from pycl.mapping import MemoryMap, _check_map_flags
+from pycl.memory import MemoryObject, array_interface, check_flags, register_mem_class
+from pycl.transfer import (
+    _host_access,
+    _marker,
+    _nanny,
+    _nanny_marker,
+    mem_handle,
+    queue_handle,
+    register_route,
+    size_value,
+)
+
+__all__ = [
+    "ImageFormat",
+    "get_supported_image_formats",
+    "Image",
+    "create_image",
+    "image_from_array",
+    "enqueue_fill_image",
+    "enqueue_map_image",
+    "DTYPE_TO_CHANNEL_TYPE",
+    "DTYPE_TO_CHANNEL_TYPE_NORM",
+]
+
+_mf = _constants.mem_flags
+_mot = _constants.mem_object_type
+_ct = _constants.channel_type
+_co = _constants.channel_order
+_ACCESS = _mf.READ_WRITE | _mf.WRITE_ONLY | _mf.READ_ONLY | _mf.KERNEL_READ_AND_WRITE
+_HOST_PTR = _mf.USE_HOST_PTR | _mf.ALLOC_HOST_PTR | _mf.COPY_HOST_PTR
+_NO_HOST_READ = _mf.HOST_WRITE_ONLY | _mf.HOST_NO_ACCESS
+_NO_HOST_WRITE = _mf.HOST_READ_ONLY | _mf.HOST_NO_ACCESS
+
+IMAGE_TYPES = (_mot.IMAGE1D, _mot.IMAGE1D_BUFFER, _mot.IMAGE1D_ARRAY, _mot.IMAGE2D, _mot.IMAGE2D_ARRAY, _mot.IMAGE3D)
+_ARRAY_TYPES = (_mot.IMAGE1D_ARRAY, _mot.IMAGE2D_ARRAY)
+
+
+# {{{ image formats
+
+# Channels an element holds, padding channels (Rx, RGx, RGBx) included: they
+# occupy space in each element.
+_CHANNEL_COUNT = {
+    lib.CL_R: 1,
+    lib.CL_A: 1,
+    lib.CL_INTENSITY: 1,
+    lib.CL_LUMINANCE: 1,
+    lib.CL_DEPTH: 1,
+    lib.CL_RG: 2,
+    lib.CL_RA: 2,
+    lib.CL_Rx: 2,
+    lib.CL_RGB: 3,
+    lib.CL_RGx: 3,
+    lib.CL_sRGB: 3,
+    lib.CL_RGBA: 4,
+    lib.CL_BGRA: 4,
+    lib.CL_ARGB: 4,
+    lib.CL_ABGR: 4,
+    lib.CL_RGBx: 4,
+    lib.CL_sRGBx: 4,
+    lib.CL_sRGBA: 4,
+    lib.CL_sBGRA: 4,
+}
+# Bytes per channel; for packed types, bytes per element.
+_CHANNEL_SIZE = {
+    lib.CL_SNORM_INT8: 1,
+    lib.CL_UNORM_INT8: 1,
+    lib.CL_SIGNED_INT8: 1,
+    lib.CL_UNSIGNED_INT8: 1,
+    lib.CL_SNORM_INT16: 2,
+    lib.CL_UNORM_INT16: 2,
+    lib.CL_SIGNED_INT16: 2,
+    lib.CL_UNSIGNED_INT16: 2,
+    lib.CL_HALF_FLOAT: 2,
+    lib.CL_SIGNED_INT32: 4,
+    lib.CL_UNSIGNED_INT32: 4,
+    lib.CL_FLOAT: 4,
+    lib.CL_UNORM_SHORT_565: 2,
+    lib.CL_UNORM_SHORT_555: 2,
+    lib.CL_UNORM_INT_101010: 4,
+    lib.CL_UNORM_INT_101010_2: 4,
+    lib.CL_UNORM_INT24: 4,
+}
+# Types whose element packs all channels into dtype_size bytes.
+_PACKED = frozenset(
+    (
+        lib.CL_UNORM_SHORT_565,
+        lib.CL_UNORM_SHORT_555,
+        lib.CL_UNORM_INT_101010,
+        lib.CL_UNORM_INT_101010_2,
+        lib.CL_UNORM_INT24,
+    )
+)
+_INTEGER_TYPES = {
+    lib.CL_SIGNED_INT8: "i",
+    lib.CL_SIGNED_INT16: "i",
+    lib.CL_SIGNED_INT32: "i",
+    lib.CL_UNSIGNED_INT8: "u",
+    lib.CL_UNSIGNED_INT16: "u",
+    lib.CL_UNSIGNED_INT32: "u",
+}
+_ORDER_NAMES = {lib.CL_ARGB: "ARGB", lib.CL_DEPTH: "DEPTH"}  # not in PyOpenCL's channel_order
+_TYPE_NAMES = {lib.CL_UNORM_INT24: "UNORM_INT24"}
+
+
+def _order_name(order):
+    return _ORDER_NAMES.get(order) or _co.to_string(order, "<unknown channel order 0x%x>")
+
+
+def _type_name(channel_type):
+    return _TYPE_NAMES.get(channel_type) or _ct.to_string(channel_type, "<unknown channel data type 0x%x>")
+
+
+class ImageFormat:
+    """``ImageFormat(channel_order, channel_type)``: an image's channel order
+    and data type. Comparable and hashable by value.
+
+    ``channel_count`` counts padding channels (``Rx`` has 2), ``dtype_size``
+    is the bytes per channel (per element for packed types such as
+    ``UNORM_SHORT_565``) and ``itemsize`` the bytes per element (for packed
+    types PyOpenCL multiplies by the channel count, which is wrong)."""
+
+    __slots__ = ("channel_order", "channel_data_type")
+
+    def __init__(self, channel_order=0, channel_type=0):
+        self.channel_order = channel_order
+        self.channel_data_type = channel_type
+
+    @property
+    def channel_count(self):
+        count = _CHANNEL_COUNT.get(self.channel_order)
+        if count is None:
+            raise logic_error("ImageFormat.channel_count", "unrecognized channel order 0x%x" % self.channel_order)
+        return count
+
+    @property
+    def dtype_size(self):
+        size = _CHANNEL_SIZE.get(self.channel_data_type)
+        if size is None:
+            raise logic_error("ImageFormat.dtype_size", "unrecognized channel data type 0x%x" % self.channel_data_type)
+        return size
+
+    @property
+    def itemsize(self):
+        if self.channel_data_type in _PACKED:
+            self.channel_count  # noqa: B018 (validates the order)
+            return self.dtype_size
+        return self.channel_count * self.dtype_size
+
+    def __repr__(self):
+        return "ImageFormat(%s, %s)" % (_order_name(self.channel_order), _type_name(self.channel_data_type))
+
+    def __eq__(self, other):
+        if not isinstance(other, ImageFormat):
+            return NotImplemented
+        return self.channel_order == other.channel_order and self.channel_data_type == other.channel_data_type
+
+    def __ne__(self, other):
+        result = self.__eq__(other)
+        return result if result is NotImplemented else not result
+
+    def __hash__(self):
+        return hash((ImageFormat, self.channel_order, self.channel_data_type))
+
+
+def _format_from_struct(fmt):
+    return ImageFormat(fmt.image_channel_order, fmt.image_channel_data_type)
+
+
+_info.register_wrapper("image_format", _format_from_struct)
+
+
+_image_support = {}  # device handle -> bool (root devices live as long as the process)
+
+
+def require_images(context, routine):
+    """``UnavailableError`` unless a device of ``context`` supports images."""
+    devices = context.devices
+    for device in devices:
+        ok = _image_support.get(device._ptr)
+        if ok is None:
+            ok = _image_support[device._ptr] = bool(device.image_support)
+        if ok:
+            return
+    raise UnavailableError(
+        routine,
+        lib.PYCL_UNAVAILABLE,
+        "images are optional in OpenCL 3.0 and no device of the context supports them (%s)"
+        % ", ".join("%r reports IMAGE_SUPPORT false" % d.name for d in devices),
+    )
+
+
+def _image_type_arg(image_type, routine):
+    if isinstance(image_type, bool) or not isinstance(image_type, (int, np.integer)):
+        raise TypeError("%s: image_type must be a mem_object_type, not %s" % (routine, type(image_type).__name__))
+    if image_type not in IMAGE_TYPES:
+        raise logic_error(
+            routine,
+            "image_type = %s is not an image type (one of %s)"
+            % (_mot.to_string(image_type, "0x%x"), ", ".join(_mot.to_string(t) for t in IMAGE_TYPES)),
+            lib.CL_INVALID_VALUE,
+        )
+    return int(image_type)
+
+
+def get_supported_image_formats(context, flags, image_type):
+    """The ``ImageFormat`` list the context supports for ``flags``
+    (``mem_flags``) and ``image_type`` (``mem_object_type``)."""
+    routine = "get_supported_image_formats"
+    handle = context._live()
+    require_images(context, routine)
+    check_flags(flags, routine)
+    image_type = _image_type_arg(image_type, routine)
+    count = ffi.new("cl_uint *")
+    status = lib.pycl_image_get_supported_formats(handle, flags, image_type, 0, ffi.NULL, count)
+    if status:
+        check(status, "clGetSupportedImageFormats")
+    formats = ffi.new("cl_image_format[]", max(count[0], 1))
+    status = lib.pycl_image_get_supported_formats(handle, flags, image_type, count[0], formats, ffi.NULL)
+    if status:
+        check(status, "clGetSupportedImageFormats")
+    return [_format_from_struct(formats[i]) for i in range(count[0])]
+
+
+# (device handles, access flags, image type) -> frozenset of (order, type)
+_supported_cache = {}
+
+
+def _supported(context, flags, image_type):
+    key = (tuple(d._ptr for d in context.devices), flags, image_type)
+    supported = _supported_cache.get(key)
+    if supported is None:
+        formats = get_supported_image_formats(context, flags, image_type)
+        supported = _supported_cache[key] = frozenset((f.channel_order, f.channel_data_type) for f in formats)
+    return supported
+
+
+def _check_format_supported(context, flags, image_type, fmt, routine):
+    access = flags & _ACCESS or _mf.READ_WRITE
+    supported = _supported(context, access, image_type)
+    if (fmt.channel_order, fmt.channel_data_type) not in supported:
+        listing = ", ".join(sorted("%s/%s" % (_order_name(o), _type_name(t)) for o, t in supported))
+        raise logic_error(
+            routine,
+            "%r is not supported for %s images with flags %s on this context; it supports: %s"
+            % (fmt, _mot.to_string(image_type), _mf.to_string(access), listing or "(no formats)"),
+            lib.CL_IMAGE_FORMAT_NOT_SUPPORTED,
+        )
+
+
+# }}}
+
+
+# {{{ images
+
+_limits_cache = {}  # device handle -> dict of the image size limits
+
+
+def _limits(device):
+    limits = _limits_cache.get(device._ptr)
+    if limits is None:
+        di = _constants.device_info
+        limits = _limits_cache[device._ptr] = {
+            "2d_w": device.get_info(di.IMAGE2D_MAX_WIDTH),
+            "2d_h": device.get_info(di.IMAGE2D_MAX_HEIGHT),
+            "3d_w": device.get_info(di.IMAGE3D_MAX_WIDTH),
+            "3d_h": device.get_info(di.IMAGE3D_MAX_HEIGHT),
+            "3d_d": device.get_info(di.IMAGE3D_MAX_DEPTH),
+            "array": device.get_info(di.IMAGE_MAX_ARRAY_SIZE),
+            "buffer": device.get_info(di.IMAGE_MAX_BUFFER_SIZE),
+        }
+    return limits
+
+
+# image type -> ((axis name, limit key) per used axis)
+_AXES = {
+    _mot.IMAGE1D: (("width", "2d_w"),),
+    _mot.IMAGE1D_BUFFER: (("width", "buffer"),),
+    _mot.IMAGE1D_ARRAY: (("width", "2d_w"), ("array_size", "array")),
+    _mot.IMAGE2D: (("width", "2d_w"), ("height", "2d_h")),
+    _mot.IMAGE2D_ARRAY: (("width", "2d_w"), ("height", "2d_h"), ("array_size", "array")),
+    _mot.IMAGE3D: (("width", "3d_w"), ("height", "3d_h"), ("depth", "3d_d")),
+}
+
+
+def _check_size_limits(context, image_type, dims, routine):
+    axes = _AXES[image_type]
+    problems = []
+    for device in context.devices:
+        limits = _limits(device)
+        bad = [
+            "%s %d > %d" % (name, dims[i], limits[key]) for i, (name, key) in enumerate(axes) if dims[i] > limits[key]
+        ]
+        if not bad:
+            return
+        problems.append("%r: %s" % (device.name, ", ".join(bad)))
+    raise logic_error(
+        routine,
+        "the %s image of shape %r exceeds every device's limits (%s)"
+        % (_mot.to_string(image_type), dims[: len(axes)], "; ".join(problems)),
+        lib.CL_INVALID_IMAGE_SIZE,
+    )
+
+
+def _image_type_for(shape, is_array, buffer, routine):
+    n = len(shape)
+    if buffer is not None and is_array:
+        raise logic_error(routine, "'buffer' and 'is_array' are mutually exclusive")
+    if n == 1:
+        if is_array:
+            raise TypeError("%s: an array of zero-dimensional images is not supported (shape %r)" % (routine, shape))
+        return _mot.IMAGE1D_BUFFER if buffer is not None else _mot.IMAGE1D
+    if buffer is not None:
+        raise TypeError("%s: 'buffer' makes a 1D buffer image and needs a 1-tuple shape, got %r" % (routine, shape))
+    if n == 2:
+        return _mot.IMAGE1D_ARRAY if is_array else _mot.IMAGE2D
+    if n == 3:
+        return _mot.IMAGE2D_ARRAY if is_array else _mot.IMAGE3D
+    raise logic_error(routine, "shape = %r: images have one to three dimensions" % (shape,))
+
+
+def _extents(image_type, shape):
+    """The image's extent along each origin/region axis (see the module doc)."""
+    if image_type in (_mot.IMAGE1D, _mot.IMAGE1D_BUFFER):
+        return (shape[0], 1, 1)
+    if image_type in (_mot.IMAGE1D_ARRAY, _mot.IMAGE2D):
+        return (shape[0], shape[1], 1)
+    return tuple(shape)
+
+
+def _creation_pitches(image_type, dims, element, pitches, routine):
+    """``(row_pitch, slice_pitch, bytes the host memory must hold)`` for
+    creation with a host pointer; ``pitches`` None or up to 2 ints."""
+    row_given, slice_given = _pitch_pair(pitches, "pitches", routine)
+    w, h, d = _extents(image_type, dims)
+    row_min = w * element
+    row = row_given or row_min
+    if row < row_min:
+        raise logic_error(
+            routine, "pitches[0] (row pitch) = %d is smaller than width %d x element size %d" % (row, w, element)
+        )
+    if row % element:
+        raise logic_error(
+            routine, "pitches[0] (row pitch) = %d is not a multiple of the element size %d" % (row, element)
+        )
+    if image_type in (_mot.IMAGE1D, _mot.IMAGE1D_BUFFER, _mot.IMAGE2D):
+        if slice_given:
+            raise logic_error(
+                routine,
+                "pitches[1] (slice pitch) = %d must be 0 for a %s image" % (slice_given, _mot.to_string(image_type)),
+            )
+        rows = 1 if image_type != _mot.IMAGE2D else h
+        return row, 0, row * rows
+    if image_type == _mot.IMAGE1D_ARRAY:
+        slice_min, count = row, h
+    else:
+        slice_min, count = row * h, d
+    slice_ = slice_given or slice_min
+    if slice_ < slice_min:
+        raise logic_error(routine, "pitches[1] (slice pitch) = %d is smaller than %d" % (slice_, slice_min))
+    if slice_ % row:
+        raise logic_error(
+            routine, "pitches[1] (slice pitch) = %d is not a multiple of the row pitch %d" % (slice_, row)
+        )
+    return row, slice_, slice_ * count
+
+
+def _pitch_pair(value, name, routine):
+    if value is None:
+        return (0, 0)
+    if not isinstance(value, (tuple, list)):
+        raise TypeError("%s: %s must be a tuple of at most 2 ints, not %s" % (routine, name, type(value).__name__))
+    if len(value) > 2:
+        raise logic_error(routine, "%s = %r must have at most 2 entries" % (name, tuple(value)))
+    out = [size_value(v, "%s[%d]" % (name, i), routine) for i, v in enumerate(value)]
+    return tuple(out) + (0,) * (2 - len(out))
+
+
+def _properties_array(properties, routine):
+    if properties is None:
+        return ffi.NULL
+    flat = []
+    for item in properties:
+        if isinstance(item, (tuple, list)):
+            flat.extend(item)
+        else:
+            flat.append(item)
+    if len(flat) % 2:
+        raise logic_error(routine, "properties %r must be pairs of keys and values" % (list(properties),))
+    for v in flat:
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            raise TypeError("%s: properties must hold ints, got %r" % (routine, v))
+    return ffi.new("cl_mem_properties[]", [int(v) for v in flat] + [0])
+
+
+class Image(MemoryObject):
+    """``Image(context, flags, format, shape=None, pitches=None, hostbuf=None,
+    is_array=False, buffer=None, *, properties=None)``: a 1D (1-tuple shape),
+    1D buffer (1-tuple shape and ``buffer``), 1D array (``(width, layers)``
+    with ``is_array``), 2D, 2D array (``(width, height, layers)`` with
+    ``is_array``) or 3D image. ``shape`` defaults to ``hostbuf.shape``
+    (PyOpenCL's rule: note that numpy's shape lists the slowest axis first).
+    ``pitches`` (row, slice) describe ``hostbuf``. ``properties`` (pycl
+    extension, OpenCL 3.0): ``mem_properties`` pairs for
+    ``clCreateImageWithProperties``.
+
+    Info attributes: the lower-case ``mem_info`` and ``image_info`` names
+    (``width``, ``height``, ``depth``, ``array_size``, ``row_pitch``,
+    ``element_size``, ``format``, ``buffer`` ...); ``shape`` is the shape the
+    image was made with (every image type)."""
+
+    __slots__ = ("_format", "_shape", "_extent", "_element", "_buffer")
+
+    def __init__(
+        self,
+        context,
+        flags,
+        format,
+        shape=None,
+        pitches=None,
+        hostbuf=None,
+        is_array=False,
+        buffer=None,
+        *,
+        properties=None,
+    ):
+        routine = "create_image"
+        handle = context._live()
+        require_images(context, routine)
+        check_flags(flags, routine)
+        flags = int(flags)
+        if not isinstance(format, ImageFormat):
+            raise TypeError("%s: format must be a pycl.ImageFormat, not %s" % (routine, type(format).__name__))
+        if format.channel_order not in _CHANNEL_COUNT or format.channel_data_type not in _CHANNEL_SIZE:
+            raise logic_error(
+                routine, "%r is not a format pycl knows" % (format,), lib.CL_INVALID_IMAGE_FORMAT_DESCRIPTOR
+            )
+        element = format.itemsize
+        if shape is None:
+            if hostbuf is None:
+                raise logic_error(routine, "'shape' must be passed if 'hostbuf' is not given")
+            shape = getattr(hostbuf, "shape", None)
+            if shape is None:
+                raise TypeError("%s: hostbuf (%s) has no .shape: pass shape" % (routine, describe(hostbuf)))
+        if isinstance(shape, (int, np.integer)):
+            shape = (shape,)
+        if not isinstance(shape, (tuple, list)):
+            raise TypeError("%s: shape must be a tuple of ints, not %s" % (routine, type(shape).__name__))
+        shape = tuple(size_value(n, "shape[%d]" % i, routine) for i, n in enumerate(shape))
+        if 0 in shape:
+            raise logic_error(routine, "shape = %r has a zero extent" % (shape,), lib.CL_INVALID_IMAGE_SIZE)
+        image_type = _image_type_for(shape, is_array, buffer, routine)
+        _check_size_limits(context, image_type, shape, routine)
+        if pitches is not None and hostbuf is None:
+            raise logic_error(routine, "'pitches' may only be given if 'hostbuf' is given")
+        host = ffi.NULL
+        row = slice_ = 0
+        buffer_handle = ffi.NULL
+        if buffer is not None:
+            if not isinstance(buffer, MemoryObject) or buffer._transfer_kind != "buffer":
+                raise TypeError("%s: buffer must be a pycl.Buffer, not %s" % (routine, type(buffer).__name__))
+            buffer_handle = buffer._live()
+            if buffer._ctx_ptr != context._ptr:
+                raise logic_error(routine, "buffer (%r) belongs to another context" % buffer, lib.CL_INVALID_CONTEXT)
+            if hostbuf is not None or flags & _HOST_PTR:
+                raise logic_error(
+                    routine,
+                    "a 1D buffer image uses the buffer's memory: it takes no hostbuf and no host-pointer flags",
+                    lib.CL_INVALID_HOST_PTR,
+                )
+            need = shape[0] * element
+            if need > buffer._size:
+                raise logic_error(
+                    routine,
+                    "width %d x element size %d = %d bytes exceeds buffer (%r, %d bytes)"
+                    % (shape[0], element, need, buffer, buffer._size),
+                    lib.CL_INVALID_IMAGE_SIZE,
+                )
+        elif hostbuf is not None:
+            if not flags & (_mf.USE_HOST_PTR | _mf.COPY_HOST_PTR):
+                raise logic_error(
+                    routine,
+                    "a hostbuf was passed but flags %s hold neither USE_HOST_PTR nor COPY_HOST_PTR"
+                    % _mf.to_string(flags, "0x%x"),
+                    lib.CL_INVALID_HOST_PTR,
+                )
+            host = host_bytes(hostbuf, bool(flags & _mf.USE_HOST_PTR), routine, "hostbuf")
+            row, slice_, need = _creation_pitches(image_type, shape, element, pitches, routine)
+            if need > len(host):
+                raise logic_error(
+                    routine,
+                    "a %s image of shape %r and format %r with pitches (%d, %d) needs %d bytes of host memory; "
+                    "hostbuf (%s) has %d"
+                    % (_mot.to_string(image_type), shape, format, row, slice_, need, describe(hostbuf), len(host)),
+                    lib.CL_INVALID_HOST_PTR,
+                )
+        elif flags & (_mf.USE_HOST_PTR | _mf.COPY_HOST_PTR):
+            raise logic_error(routine, "flags %s need a hostbuf" % _mf.to_string(flags), lib.CL_INVALID_HOST_PTR)
+        _check_format_supported(context, flags, image_type, format, routine)
+        c_format = ffi.new("cl_image_format *", [format.channel_order, format.channel_data_type])
+        desc = ffi.new("cl_image_desc *")
+        desc.image_type = image_type
+        extent = _extents(image_type, shape)
+        desc.image_width = shape[0]
+        if image_type == _mot.IMAGE1D_ARRAY:
+            desc.image_array_size = shape[1]
+        elif image_type == _mot.IMAGE2D_ARRAY:
+            desc.image_height, desc.image_array_size = shape[1], shape[2]
+        elif image_type == _mot.IMAGE2D:
+            desc.image_height = shape[1]
+        elif image_type == _mot.IMAGE3D:
+            desc.image_height, desc.image_depth = shape[1], shape[2]
+        desc.image_row_pitch = row
+        desc.image_slice_pitch = slice_
+        desc.buffer = buffer_handle
+        c_properties = _properties_array(properties, routine)
+        raw = ffi.new("cl_mem *")
+        status = lib.pycl_image_create(handle, c_properties, flags, c_format, desc, host, raw)
+        if status:
+            check(
+                status,
+                "clCreateImage" if properties is None else "clCreateImageWithProperties",
+                "%s image of shape %r, format %r, flags %s"
+                % (_mot.to_string(image_type), shape, format, _mf.to_string(flags, "0x%x")),
+            )
+        nbytes = element * extent[0] * extent[1] * extent[2]
+        self._adopt(raw[0], nbytes)
+        if not flags & (_mf.READ_WRITE | _mf.WRITE_ONLY | _mf.READ_ONLY):
+            flags |= _mf.READ_WRITE
+        size = _info.query(self, "mem", _constants.mem_info.SIZE)
+        self._set_cache(size, flags, image_type, context)
+        self._format = format
+        self._shape = shape
+        self._extent = extent
+        self._element = element
+        self._buffer = buffer
+        if flags & _mf.USE_HOST_PTR:
+            self._hostbuf = hostbuf
+
+    def _init_from_handle(self):
+        MemoryObject._init_from_handle(self)
+        if self._type not in IMAGE_TYPES:
+            raise logic_error("Image.from_int_ptr", "the memory object is not an image (type 0x%x)" % self._type)
+        ii = _constants.image_info
+        query = self.get_image_info
+        self._format = query(ii.FORMAT)
+        self._element = query(ii.ELEMENT_SIZE)
+        width = query(ii.WIDTH)
+        if self._type in (_mot.IMAGE1D, _mot.IMAGE1D_BUFFER):
+            shape = (width,)
+        elif self._type == _mot.IMAGE1D_ARRAY:
+            shape = (width, query(ii.ARRAY_SIZE))
+        elif self._type == _mot.IMAGE2D:
+            shape = (width, query(ii.HEIGHT))
+        elif self._type == _mot.IMAGE2D_ARRAY:
+            shape = (width, query(ii.HEIGHT), query(ii.ARRAY_SIZE))
+        else:
+            shape = (width, query(ii.HEIGHT), query(ii.DEPTH))
+        self._shape = shape
+        self._extent = _extents(self._type, shape)
+        self._buffer = query(ii.BUFFER) if self._type == _mot.IMAGE1D_BUFFER else None
+
+    @property
+    def shape(self):
+        """The shape the image was made with: ``(width,)``, ``(width,
+        layers)``, ``(width, height)``, ``(width, height, layers)`` or
+        ``(width, height, depth)``."""
+        self._live()
+        return self._shape
+
+    @property
+    def format(self):
+        self._live()
+        return self._format
+
+    @property
+    def element_size(self):
+        self._live()
+        return self._element
+
+    @property
+    def buffer(self):
+        """The buffer of a 1D buffer image (the object passed in), else None."""
+        self._live()
+        return self._buffer
+
+    def get_image_info(self, param):
+        """An ``image_info`` value."""
+        return _info.query(self, "image", param)
+
+    def __getattr__(self, name):
+        if name.islower():
+            param = _info.param_for_attribute("image", name)
+            if param is not None:
+                return self.get_image_info(param)
+        return MemoryObject.__getattr__(self, name)
+
+    def __repr__(self):
+        if self._handle is None:
+            return MemoryObject.__repr__(self)
+        return "<pycl.Image %s %r %r at 0x%x>" % (_mot.to_string(self._type), self._shape, self._format, self._ptr)
+
+
+def create_image(context, flags, format, shape=None, pitches=None, hostbuf=None, is_array=False, buffer=None, **kwargs):
+    """Make an ``Image`` (same arguments; see ``Image``). OpenCL 1.2's
+    ``clCreateImage``, or ``clCreateImageWithProperties`` (3.0) when the
+    keyword ``properties`` is given."""
+    return Image(context, flags, format, shape, pitches, hostbuf, is_array, buffer, **kwargs)
+
+
+for _type in IMAGE_TYPES:
+    register_mem_class(_type, Image, "image")
+
+_info.add_kind(
+    "image",
+    lib.pycl_image_get_info,
+    _constants.image_info,
+    "clGetImageInfo",
+    {
+        "image_format": "FORMAT",
+        "size": "ELEMENT_SIZE ROW_PITCH SLICE_PITCH WIDTH HEIGHT DEPTH ARRAY_SIZE",
+        "mem": "BUFFER",
+        "uint": "NUM_MIP_LEVELS NUM_SAMPLES",
+    },
+)
+
+
+# }}}
+
+
+# {{{ image_from_array
+
+DTYPE_TO_CHANNEL_TYPE = {
+    np.dtype(np.float32): _ct.FLOAT,
+    np.dtype(np.float16): _ct.HALF_FLOAT,
+    np.dtype(np.int8): _ct.SIGNED_INT8,
+    np.dtype(np.int16): _ct.SIGNED_INT16,
+    np.dtype(np.int32): _ct.SIGNED_INT32,
+    np.dtype(np.uint8): _ct.UNSIGNED_INT8,
+    np.dtype(np.uint16): _ct.UNSIGNED_INT16,
+    np.dtype(np.uint32): _ct.UNSIGNED_INT32,
+}
+"""numpy scalar dtype -> channel type (as PyOpenCL's table)."""
+DTYPE_TO_CHANNEL_TYPE_NORM = {
+    np.dtype(np.int8): _ct.SNORM_INT8,
+    np.dtype(np.int16): _ct.SNORM_INT16,
+    np.dtype(np.uint8): _ct.UNORM_INT8,
+    np.dtype(np.uint16): _ct.UNORM_INT16,
+}
+"""numpy scalar dtype -> normalized channel type (``norm_int=True``)."""
+_RGBA_PREFIX = {1: _co.R, 2: _co.RG, 3: _co.RGB, 4: _co.RGBA}
+
+
+def image_from_array(ctx, ary, num_channels=None, mode="r", norm_int=False):
+    """A 1D, 2D or 3D ``Image`` holding a copy of the C-contiguous array ``ary``.
+
+    ``num_channels`` defaults to 1 for scalar dtypes and to the component
+    count of a ``pycl.cltypes`` vector dtype (``cltypes.float4``: 4); above
+    one, with a scalar dtype, the last axis of ``ary`` holds the channels and
+    must have ``num_channels`` entries. The format is the first
+    ``num_channels`` components of RGBA (``R``, ``RG``, ``RGB``, ``RGBA``) with
+    the channel type of ``DTYPE_TO_CHANNEL_TYPE`` (or, with ``norm_int``,
+    ``DTYPE_TO_CHANNEL_TYPE_NORM``: integers read as floats in [0, 1] or
+    [-1, 1]). ``mode`` "r" makes a READ_ONLY image, "w" a WRITE_ONLY one.
+
+    Reversed indices: the image's shape is ``ary``'s (channel axis excluded)
+    reversed, since x varies fastest in an image and the last index in a
+    C-order array. Pixel ``ary[i, j]`` is read in a kernel as
+    ``read_imagef(img, sampler, (int2)(j, i))``; ``ary[k, i, j]`` is
+    ``(int4)(j, i, k, 0)``.
+    """
+    routine = "image_from_array"
+    if not isinstance(ary, np.ndarray):
+        raise TypeError("%s: ary must be a numpy array, not %s" % (routine, type(ary).__name__))
+    if not ary.flags.c_contiguous:
+        raise logic_error(routine, "ary (%s) must be C-contiguous: pass numpy.ascontiguousarray(ary)" % describe(ary))
+    dtype = ary.dtype
+    shape = ary.shape
+    if num_channels is None:
+        scalar_count = _cltypes.vec_type_to_scalar_and_count.get(dtype)
+        if scalar_count is not None:
+            dtype, num_channels = scalar_count
+        else:
+            num_channels = 1
+    else:
+        if isinstance(num_channels, bool) or not isinstance(num_channels, (int, np.integer)):
+            raise TypeError("%s: num_channels must be an int, not %s" % (routine, type(num_channels).__name__))
+        if num_channels not in _RGBA_PREFIX:
+            raise logic_error(routine, "num_channels = %r must be 1, 2, 3 or 4" % (num_channels,))
+        if num_channels > 1:
+            if not shape or shape[-1] != num_channels:
+                raise logic_error(
+                    routine,
+                    "the last axis of ary (shape %r) must hold the num_channels = %d channels" % (shape, num_channels),
+                )
+            shape = shape[:-1]
+    if mode == "r":
+        flags = _mf.READ_ONLY
+    elif mode == "w":
+        flags = _mf.WRITE_ONLY
+    else:
+        raise logic_error(routine, "mode = %r must be 'r' or 'w'" % (mode,))
+    table = DTYPE_TO_CHANNEL_TYPE_NORM if norm_int else DTYPE_TO_CHANNEL_TYPE
+    channel_type = table.get(np.dtype(dtype))
+    if channel_type is None:
+        raise logic_error(
+            routine,
+            "dtype %s has no %schannel type; supported: %s"
+            % (dtype, "normalized " if norm_int else "", ", ".join(str(d) for d in table)),
+        )
+    fmt = ImageFormat(_RGBA_PREFIX[num_channels], channel_type)
+    if not 1 <= len(shape) <= 3:
+        raise logic_error(routine, "ary has %d pixel axes (shape %r); images have 1 to 3" % (len(shape), shape))
+    pixel_bytes = ary.itemsize * (num_channels if len(shape) < ary.ndim else 1)
+    if pixel_bytes != fmt.itemsize:
+        raise logic_error(
+            routine, "a pixel of ary has %d bytes but %r elements have %d" % (pixel_bytes, fmt, fmt.itemsize)
+        )
+    return Image(ctx, flags | _mf.COPY_HOST_PTR, fmt, shape=shape[::-1], hostbuf=ary)
+
+
+# }}}
+
+
+# {{{ region checks
+
+
+def _triple(value, name, pad, routine):
+    if not isinstance(value, (tuple, list)):
+        if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+            value = (value,)
+        else:
+            raise TypeError("%s: %s must be a tuple of 1 to 3 ints, not %s" % (routine, name, type(value).__name__))
+    if not 1 <= len(value) <= 3:
+        raise logic_error(routine, "%s = %r must have 1 to 3 entries" % (name, tuple(value)))
+    out = [size_value(v, "%s[%d]" % (name, i), routine) for i, v in enumerate(value)]
+    return tuple(out) + (pad,) * (3 - len(out))
+
+
+_AXIS_NAMES = {
+    _mot.IMAGE1D: ("x", "(unused)", "(unused)"),
+    _mot.IMAGE1D_BUFFER: ("x", "(unused)", "(unused)"),
+    _mot.IMAGE1D_ARRAY: ("x", "layer", "(unused)"),
+    _mot.IMAGE2D: ("x", "y", "(unused)"),
+    _mot.IMAGE2D_ARRAY: ("x", "y", "layer"),
+    _mot.IMAGE3D: ("x", "y", "z"),
+}
+
+
+def _box(image, origin, region, origin_name, side, routine):
+    """Padded ``(origin, region)`` checked to lie inside ``image``."""
+    origin = _triple(origin, origin_name, 0, routine)
+    region = _triple(region, "region", 1, routine)
+    extent = image._extent
+    for axis in range(3):
+        end = origin[axis] + region[axis]
+        if end > extent[axis]:
+            raise logic_error(
+                routine,
+                "%s = %r with region = %r reaches %d on axis %d (%s) of %s, whose extent there is %d "
+                "(a %s image of shape %r)"
+                % (
+                    origin_name,
+                    origin,
+                    region,
+                    end,
+                    axis,
+                    _AXIS_NAMES[image._type][axis],
+                    side,
+                    extent[axis],
+                    _mot.to_string(image._type),
+                    image._shape,
+                ),
+            )
+    return origin, region
+
+
+def _host_pitches(image, region, pitches, host_len, host_obj, host_name, routine):
+    """``(row_pitch, slice_pitch)`` to pass for a host transfer of ``region``,
+    checked against the host object's ``host_len`` bytes."""
+    row_given, slice_given = _pitch_pair(pitches, "pitches", routine)
+    w, h, d = region
+    element = image._element
+    row_min = w * element
+    row = row_given or row_min
+    if row < row_min:
+        raise logic_error(
+            routine, "pitches[0] (row pitch) = %d is smaller than region[0] %d x element size %d" % (row, w, element)
+        )
+    image_type = image._type
+    if image_type in (_mot.IMAGE1D, _mot.IMAGE1D_BUFFER, _mot.IMAGE2D):
+        if slice_given:
+            raise logic_error(
+                routine,
+                "pitches[1] (slice pitch) = %d must be 0 for a %s image" % (slice_given, _mot.to_string(image_type)),
+            )
+        slice_ = 0
+        need = (h - 1) * row + row_min
+    elif image_type == _mot.IMAGE1D_ARRAY:
+        slice_ = slice_given or row
+        if slice_ < row:
+            raise logic_error(routine, "pitches[1] (layer pitch) = %d is smaller than the row pitch %d" % (slice_, row))
+        need = (h - 1) * slice_ + row_min
+    else:
+        slice_ = slice_given or row * h
+        if slice_ < row * h:
+            raise logic_error(
+                routine,
+                "pitches[1] (slice pitch) = %d is smaller than row pitch %d x region[1] %d" % (slice_, row, h),
+            )
+        need = (d - 1) * slice_ + (h - 1) * row + row_min
+    if need > host_len:
+        raise logic_error(
+            routine,
+            "region = %r of %r elements (%d bytes each) with pitches (%d, %d) spans %d bytes; %s (%s) has %d"
+            % (region, image._format, element, row, slice_, need, host_name, describe(host_obj), host_len),
+        )
+    return row, slice_
+
+
+def _image_arg(image, routine, name):
+    if not isinstance(image, Image):
+        raise TypeError("%s: %s must be a pycl.Image, not %s" % (routine, name, type(image).__name__))
+
+
+# }}}
+
+
+# {{{ enqueue_copy routes
+
+
+def _image_host(queue, image, host_obj, origin, region, pitches, is_blocking, wait_for, reading):
+    routine = "enqueue_copy"
+    if _wards._pending:
+        _wards.prune_completed_front()
+    if origin is None or region is None:
+        raise TypeError("%s: a copy between an image and the host needs origin and region" % routine)
+    q = queue_handle(queue, routine)
+    mem = mem_handle(image, queue, routine, "src" if reading else "dest")
+    host_name = "dest" if reading else "src"
+    host = host_bytes(host_obj, reading, routine, host_name)
+    origin, region = _box(image, origin, region, "origin", "src" if reading else "dest", routine)
+    if reading and image._flags & _NO_HOST_READ:
+        _host_access(image, _NO_HOST_READ, routine, "read")
+    elif not reading and image._flags & _NO_HOST_WRITE:
+        _host_access(image, _NO_HOST_WRITE, routine, "write")
+    count, events = wait_list(wait_for, routine)
+    if 0 in region:
+        return _nanny_marker(q, count, events, host_obj)
+    row, slice_ = _host_pitches(image, region, pitches, len(host), host_obj, host_name, routine)
+    out = ffi.new("cl_event *")
+    c_origin = ffi.new("size_t[3]", origin)
+    c_region = ffi.new("size_t[3]", region)
+    blocking = 1 if is_blocking else 0
+    if reading:
+        status = lib.pycl_enqueue_read_image(
+            q, mem, blocking, c_origin, c_region, row, slice_, host, count, events, out
+        )
+        name = "clEnqueueReadImage"
+    else:
+        status = lib.pycl_enqueue_write_image(
+            q, mem, blocking, c_origin, c_region, row, slice_, host, count, events, out
+        )
+        name = "clEnqueueWriteImage"
+    if status:
+        check(status, name, "origin %r, region %r, pitches (%d, %d)" % (origin, region, row, slice_))
+    return _nanny(out[0], host_obj, host, is_blocking)
+
+
+def _write_image(queue, dest, src, origin=None, region=None, pitches=None, is_blocking=True, wait_for=None):
+    return _image_host(queue, dest, src, origin, region, pitches, is_blocking, wait_for, False)
+
+
+def _read_image(queue, dest, src, origin=None, region=None, pitches=None, is_blocking=True, wait_for=None):
+    return _image_host(queue, src, dest, origin, region, pitches, is_blocking, wait_for, True)
+
+
+def _buffer_span(image, buffer, offset, region, routine, buffer_name):
+    offset = size_value(offset, "offset", routine)
+    n = region[0] * region[1] * region[2] * image._element
+    if offset + n > buffer._size:
+        raise logic_error(
+            routine,
+            "offset %d + region %r x element size %d = %d bytes is past the end of %s (%r, %d bytes)"
+            % (offset, region, image._element, offset + n, buffer_name, buffer, buffer._size),
+        )
+    return offset
+
+
+def _copy_buffer_to_image(queue, dest, src, offset=None, origin=None, region=None, wait_for=None):
+    routine = "enqueue_copy"
+    if _wards._pending:
+        _wards.prune_completed_front()
+    if offset is None or origin is None or region is None:
+        raise TypeError("%s: a copy from a buffer to an image needs offset, origin and region" % routine)
+    q = queue_handle(queue, routine)
+    src_mem = mem_handle(src, queue, routine, "src")
+    dst_mem = mem_handle(dest, queue, routine, "dest")
+    origin, region = _box(dest, origin, region, "origin", "dest", routine)
+    offset = _buffer_span(dest, src, offset, region, routine, "src")
+    count, events = wait_list(wait_for, routine)
+    if 0 in region:
+        return _marker(q, count, events, Event)
+    out = ffi.new("cl_event *")
+    status = lib.pycl_enqueue_copy_buffer_to_image(
+        q, src_mem, dst_mem, offset, ffi.new("size_t[3]", origin), ffi.new("size_t[3]", region), count, events, out
+    )
+    if status:
+        check(status, "clEnqueueCopyBufferToImage", "offset %d, origin %r, region %r" % (offset, origin, region))
+    return Event._wrap(out[0])
+
+
+def _copy_image_to_buffer(queue, dest, src, origin=None, region=None, offset=None, wait_for=None):
+    routine = "enqueue_copy"
+    if _wards._pending:
+        _wards.prune_completed_front()
+    if offset is None or origin is None or region is None:
+        raise TypeError("%s: a copy from an image to a buffer needs origin, region and offset" % routine)
+    q = queue_handle(queue, routine)
+    src_mem = mem_handle(src, queue, routine, "src")
+    dst_mem = mem_handle(dest, queue, routine, "dest")
+    origin, region = _box(src, origin, region, "origin", "src", routine)
+    offset = _buffer_span(src, dest, offset, region, routine, "dest")
+    count, events = wait_list(wait_for, routine)
+    if 0 in region:
+        return _marker(q, count, events, Event)
+    out = ffi.new("cl_event *")
+    status = lib.pycl_enqueue_copy_image_to_buffer(
+        q, src_mem, dst_mem, ffi.new("size_t[3]", origin), ffi.new("size_t[3]", region), offset, count, events, out
+    )
+    if status:
+        check(status, "clEnqueueCopyImageToBuffer", "origin %r, region %r, offset %d" % (origin, region, offset))
+    return Event._wrap(out[0])
+
+
+def _copy_image(queue, dest, src, src_origin=None, dest_origin=None, region=None, wait_for=None, dst_origin=None):
+    routine = "enqueue_copy"
+    if _wards._pending:
+        _wards.prune_completed_front()
+    if dest_origin is None:
+        dest_origin = dst_origin
+    elif dst_origin is not None:
+        raise TypeError("%s: may not specify both 'dest_origin' and 'dst_origin'" % routine)
+    if src_origin is None or dest_origin is None or region is None:
+        raise TypeError("%s: a copy between images needs src_origin, dest_origin and region" % routine)
+    q = queue_handle(queue, routine)
+    src_mem = mem_handle(src, queue, routine, "src")
+    dst_mem = mem_handle(dest, queue, routine, "dest")
+    src_origin, region = _box(src, src_origin, region, "src_origin", "src", routine)
+    dest_origin, _ = _box(dest, dest_origin, region, "dest_origin", "dest", routine)
+    if src._format != dest._format:
+        raise logic_error(
+            routine,
+            "src has format %r and dest %r: image copies need equal formats" % (src._format, dest._format),
+            lib.CL_IMAGE_FORMAT_MISMATCH,
+        )
+    if src._ptr == dest._ptr and 0 not in region:
+        if all(abs(a - b) < n for a, b, n in zip(src_origin, dest_origin, region)):
+            raise logic_error(
+                routine,
+                "src_origin %r and dest_origin %r with region %r overlap in the same image"
+                % (src_origin, dest_origin, region),
+                lib.CL_MEM_COPY_OVERLAP,
+            )
+    count, events = wait_list(wait_for, routine)
+    if 0 in region:
+        return _marker(q, count, events, Event)
+    out = ffi.new("cl_event *")
+    status = lib.pycl_enqueue_copy_image(
+        q,
+        src_mem,
+        dst_mem,
+        ffi.new("size_t[3]", src_origin),
+        ffi.new("size_t[3]", dest_origin),
+        ffi.new("size_t[3]", region),
+        count,
+        events,
+        out,
+    )
+    if status:
+        check(
+            status, "clEnqueueCopyImage", "src_origin %r, dest_origin %r, region %r" % (src_origin, dest_origin, region)
+        )
+    return Event._wrap(out[0])
+
+
+_HOST_KEYWORDS = ("origin", "region", "pitches", "is_blocking", "wait_for")
+register_route("image", "host", _write_image, _HOST_KEYWORDS)
+register_route("host", "image", _read_image, _HOST_KEYWORDS)
+register_route("image", "buffer", _copy_buffer_to_image, ("offset", "origin", "region", "wait_for"))
+register_route("buffer", "image", _copy_image_to_buffer, ("origin", "region", "offset", "wait_for"))
+register_route("image", "image", _copy_image, ("src_origin", "dest_origin", "dst_origin", "region", "wait_for"))
+
+
+# }}}
+
+
+# {{{ fill and map
+
+
+def enqueue_fill_image(queue, mem, color, origin, region, wait_for=None):
+    """Fill ``region`` of image ``mem`` at ``origin`` with ``color``: four
+    values of 4 bytes (16 bytes), float32 for float, half and normalized
+    channel types, int32 or uint32 for signed and unsigned integer ones, e.g.
+    ``numpy.array([1, 0, 0, 1], numpy.float32)``. OpenCL 1.2."""
+    routine = "enqueue_fill_image"
+    if _wards._pending:
+        _wards.prune_completed_front()
+    q = queue_handle(queue, routine)
+    _image_arg(mem, routine, "mem")
+    handle = mem_handle(mem, queue, routine, "mem")
+    data = host_bytes(color, False, routine, "color")
+    if len(data) != 16:
+        raise logic_error(
+            routine,
+            "color (%s) has %d bytes; OpenCL takes a float4, int4 or uint4 (16 bytes)" % (describe(color), len(data)),
+        )
+    dtype = getattr(color, "dtype", None)
+    if isinstance(dtype, np.dtype) and dtype.fields is None:
+        kind = _INTEGER_TYPES.get(mem._format.channel_data_type, "f")
+        if dtype.itemsize != 4 or dtype.kind not in ("f" if kind == "f" else "iu"):
+            raise logic_error(
+                routine,
+                "color has dtype %s but %r images are filled with %s"
+                % (dtype, mem._format, {"f": "float32", "i": "int32", "u": "uint32"}[kind]),
+            )
+    origin, region = _box(mem, origin, region, "origin", "mem", routine)
+    count, events = wait_list(wait_for, routine)
+    if 0 in region:
+        return _marker(q, count, events, Event)
+    out = ffi.new("cl_event *")
+    status = lib.pycl_enqueue_fill_image(
+        q, handle, data, ffi.new("size_t[3]", origin), ffi.new("size_t[3]", region), count, events, out
+    )
+    if status:
+        check(status, "clEnqueueFillImage", "origin %r, region %r" % (origin, region))
+    return Event._wrap(out[0])
+
+
+def _group_strides(dims_fast, itemsize, groups):
+    """Strides (fastest axis first) that lay ``dims_fast`` onto ``groups``:
+    ``[(row bytes, 1), (rows, row stride), (slices, slice stride)]``, or None
+    when the axes do not split into whole rows and slices."""
+    strides = []
+    dims = list(dims_fast)
+    i = 0
+    for g, (target, unit) in enumerate(groups):
+        if g == 0:
+            stride, have = itemsize, itemsize
+        else:
+            stride, have = unit, 1
+        while have < target and i < len(dims):
+            n = dims[i]
+            strides.append(stride)
+            stride *= n
+            have *= n
+            i += 1
+        if have != target:
+            return None
+        while i < len(dims) and dims[i] == 1:  # unit axes fit anywhere
+            strides.append(stride)
+            i += 1
+    if i != len(dims):
+        return None
+    return strides
+
+
+def enqueue_map_image(
+    queue, img, flags, origin, region, shape, dtype, order="C", strides=None, wait_for=None, is_blocking=True
+):
+    """Map ``region`` of ``img`` at ``origin``; returns ``(array, event)`` whose
+    ``array.base`` is a ``MemoryMap``.
+
+    The driver chooses the row and slice pitch of the mapped memory (often
+    not tightly packed); without ``strides`` pycl lays ``shape`` (in
+    ``order``) onto the mapped rows and slices with those pitches: in C order
+    the last axes must make up one row (``region[0]`` elements), the axes
+    before them the rows and then the slices, e.g. ``(height, width, 4)``
+    uint8 for a 2D RGBA/UNSIGNED_INT8 region. ``strides`` override this and
+    must stay inside the mapped memory. The array's total size must be the
+    region's (``region`` elements of ``img.format.itemsize`` bytes)."""
+    routine = "enqueue_map_image"
+    if _wards._pending:
+        _wards.prune_completed_front()
+    q = queue_handle(queue, routine)
+    _image_arg(img, routine, "img")
+    mem = mem_handle(img, queue, routine, "img")
+    flags = _check_map_flags(flags, img, routine)
+    origin, region = _box(img, origin, region, "origin", "img", routine)
+    if 0 in region:
+        raise logic_error(routine, "region = %r maps no pixels; OpenCL maps at least one" % (region,))
+    if isinstance(shape, (int, np.integer)):
+        shape = (shape,)
+    shape = tuple(size_value(n, "shape[%d]" % i, routine) for i, n in enumerate(shape))
+    dtype = np.dtype(dtype)
+    element = img._element
+    w, h, d = region
+    is_1d_array = img._type == _mot.IMAGE1D_ARRAY
+    rows, slices = (h, d)
+    if strides is None:
+        if order not in ("C", "F"):
+            raise logic_error(routine, "order must be 'C' or 'F', got %r" % (order,))
+        count = 1
+        for n in shape:
+            count *= n
+        if count * dtype.itemsize != w * h * d * element:
+            raise logic_error(
+                routine,
+                "shape %r of dtype %s holds %d bytes; region = %r of %d-byte elements holds %d"
+                % (shape, dtype, count * dtype.itemsize, region, element, w * h * d * element),
+            )
+        dims_fast = shape[::-1] if order == "C" else shape
+        if _group_strides(dims_fast, dtype.itemsize, [(w * element, 1), (rows, 1), (slices, 1)]) is None:
+            raise logic_error(
+                routine,
+                "shape %r (order %r, dtype %s) does not split into rows of %d bytes, %d rows and %d slices "
+                "of region %r: pass strides" % (shape, order, dtype, w * element, rows, slices, region),
+            )
+    else:
+        strides = tuple(size_value(s, "strides[%d]" % i, routine) for i, s in enumerate(strides))
+        if len(strides) != len(shape):
+            raise logic_error(routine, "strides %r and shape %r differ in length" % (strides, shape))
+    count, events = wait_list(wait_for, routine)
+    out = ffi.new("cl_event *")
+    record = ffi.new("struct pycl_mapping **")
+    pitches = ffi.new("size_t[2]")
+    status = lib.pycl_mapping_map_image(
+        q,
+        mem,
+        1 if is_blocking else 0,
+        flags,
+        ffi.new("size_t[3]", origin),
+        ffi.new("size_t[3]", region),
+        pitches,
+        pitches + 1,
+        count,
+        events,
+        out,
+        record,
+    )
+    if status:
+        check(status, "clEnqueueMapImage", "origin %r, region %r" % (origin, region))
+    event = Event._wrap(out[0])
+    memory_map = MemoryMap()
+    memory_map._mapping = mapping = ffi.gc(record[0], lib.pycl_mapping_free)
+    memory_map._mem = img
+    row = pitches[0] or w * element
+    slice_ = pitches[1]
+    if is_1d_array:
+        ystride, zstride = (slice_ or row), 0
+    else:
+        ystride, zstride = row, (slice_ or row * h)
+    span = (d - 1) * zstride + (h - 1) * ystride + w * element
+    if strides is None:
+        fast = _group_strides(dims_fast, dtype.itemsize, [(w * element, 1), (rows, ystride), (slices, zstride)])
+        strides = tuple(fast[::-1] if order == "C" else fast)
+    elif shape and 0 not in shape:
+        reach = dtype.itemsize + sum((n - 1) * s for n, s in zip(shape, strides))
+        if reach > span:
+            memory_map.release()
+            raise logic_error(
+                routine,
+                "shape %r with strides %r reaches byte %d; the mapped region spans %d bytes "
+                "(row pitch %d, slice pitch %d)" % (shape, strides, reach, span, ystride, zstride),
+            )
+    memory_map.__array_interface__ = array_interface(int(ffi.cast("intptr_t", mapping.ptr)), shape, dtype, strides)
+    return np.asarray(memory_map), event
+
+
+# }}}

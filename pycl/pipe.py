@@ -1,0 +1,116 @@
+"""Pipes: ``Pipe(context, flags, packet_size, max_packets, properties=())``
+(OpenCL 2.0; optional in 3.0).
+
+Where no device of the context has OpenCL 2.0, or every OpenCL 3.0 device
+reports ``pipe_support`` false, creation raises ``UnavailableError`` before
+any C call (a 3.0 driver would answer with a bare ``CL_INVALID_OPERATION``).
+"""
+
+from pycl._lib import ffi, lib
+from pycl import constants as _constants
+from pycl import info as _info
+from pycl.errors import UnavailableError, check, logic_error
+from pycl.memory import MemoryObject, check_flags, register_mem_class
+from pycl.transfer import size_value
+
+__all__ = ["Pipe"]
+
+_mf = _constants.mem_flags
+_PIPE = _constants.mem_object_type.PIPE
+_PIPE_FLAGS = _mf.READ_WRITE | _mf.HOST_NO_ACCESS
+_CL_UINT_MAX = (1 << 32) - 1
+
+
+def _pipe_devices(context, routine):
+    """The context's devices that can hold pipes, or UnavailableError."""
+    reasons, usable = [], []
+    for device in context.devices:
+        version = device.cl_version
+        if version < (2, 0):
+            reported = device.version
+            reasons.append("%r reports %s (pycl uses OpenCL %d.%d)" % (device.name, reported, version[0], version[1]))
+        elif version >= (3, 0) and not device.pipe_support:
+            reasons.append("%r reports no pipe support" % device.name)
+        else:
+            usable.append(device)
+    if not usable:
+        raise UnavailableError(
+            routine, lib.PYCL_UNAVAILABLE, "pipes need OpenCL 2.0 and pipe support: %s" % "; ".join(reasons)
+        )
+    return usable
+
+
+class Pipe(MemoryObject):
+    """``Pipe(context, flags, packet_size, max_packets, properties=())``:
+    ``flags`` 0, READ_WRITE and/or HOST_NO_ACCESS; ``properties`` must be
+    empty (OpenCL defines none). ``get_pipe_info`` and the lower-case
+    ``pipe_info`` attributes (``packet_size``, ``max_packets``)."""
+
+    __slots__ = ()
+
+    def __init__(self, context, flags, packet_size, max_packets, properties=()):
+        routine = "Pipe"
+        handle = context._live()
+        check_flags(flags, routine)
+        flags = int(flags)
+        if flags & ~_PIPE_FLAGS:
+            raise logic_error(
+                routine,
+                "flags %s: pipes take only READ_WRITE and HOST_NO_ACCESS" % _mf.to_string(flags, "0x%x"),
+            )
+        packet_size = size_value(packet_size, "packet_size", routine)
+        max_packets = size_value(max_packets, "max_packets", routine)
+        for name, value in (("packet_size", packet_size), ("max_packets", max_packets)):
+            if not 0 < value <= _CL_UINT_MAX:
+                raise logic_error(
+                    routine, "%s = %d must be in 1 .. %d" % (name, value, _CL_UINT_MAX), lib.CL_INVALID_PIPE_SIZE
+                )
+        if properties is None:
+            properties = ()
+        properties = list(properties)
+        if properties and properties != [0]:
+            raise logic_error(
+                routine, "properties = %r must be empty (OpenCL defines no pipe properties)" % (properties,)
+            )
+        devices = _pipe_devices(context, routine)
+        limit = max(d.pipe_max_packet_size for d in devices)
+        if packet_size > limit:
+            raise logic_error(
+                routine,
+                "packet_size = %d exceeds the devices' pipe_max_packet_size %d" % (packet_size, limit),
+                lib.CL_INVALID_PIPE_SIZE,
+            )
+        raw = ffi.new("cl_mem *")
+        status = lib.pycl_pipe_create(handle, flags, packet_size, max_packets, ffi.NULL, raw)
+        if status:
+            check(status, "clCreatePipe", "packet_size %d, max_packets %d" % (packet_size, max_packets))
+        self._adopt(raw[0], packet_size * max_packets)
+        if not flags & _mf.READ_WRITE:
+            flags |= _mf.READ_WRITE
+        self._set_cache(_info.query(self, "mem", _constants.mem_info.SIZE), flags, _PIPE, context)
+
+    def _init_from_handle(self):
+        MemoryObject._init_from_handle(self)
+        if self._type != _PIPE:
+            raise logic_error("Pipe.from_int_ptr", "the memory object is not a pipe (type 0x%x)" % self._type)
+
+    def get_pipe_info(self, param):
+        """A ``pipe_info`` value."""
+        return _info.query(self, "pipe", param)
+
+    def __getattr__(self, name):
+        if name.islower():
+            param = _info.param_for_attribute("pipe", name)
+            if param is not None:
+                return self.get_pipe_info(param)
+        return MemoryObject.__getattr__(self, name)
+
+
+register_mem_class(_PIPE, Pipe, "pipe")
+_info.add_kind(
+    "pipe",
+    lib.pycl_pipe_get_info,
+    _constants.pipe_info,
+    "clGetPipeInfo",
+    {"uint": "PACKET_SIZE MAX_PACKETS", "intptrs": "PROPERTIES"},
+)

@@ -1,0 +1,162 @@
+"""Samplers: ``Sampler(context, normalized_coords, addressing_mode,
+filter_mode)`` and ``Sampler(context, properties)``.
+
+Both forms become one ``sampler_properties`` list for the shim, which calls
+``clCreateSamplerWithProperties`` on OpenCL 2.0 and newer and, below 2.0,
+``clCreateSampler`` when the properties hold nothing but NORMALIZED_COORDS,
+ADDRESSING_MODE and FILTER_MODE (the properties form therefore also works on
+OpenCL 1.2, where PyOpenCL requires 2.0); other properties raise
+``UnavailableError`` there.
+"""
+
+import numpy as np
+
+from pycl._lib import ffi, lib
+from pycl import constants as _constants
+from pycl import info as _info
+from pycl.errors import check, logic_error
+from pycl.handle import Handle
+
+__all__ = ["Sampler"]
+
+_sp = _constants.sampler_properties
+_ADDRESSING = frozenset(getattr(_constants.addressing_mode, n) for n in dir(_constants.addressing_mode) if n.isupper())
+_FILTERS = frozenset(getattr(_constants.filter_mode, n) for n in dir(_constants.filter_mode) if n.isupper())
+
+
+def _int(value, name, routine):
+    if isinstance(value, bool):
+        return int(value)
+    if not isinstance(value, (int, np.integer)):
+        raise TypeError("%s: %s must be an int, not %s" % (routine, name, type(value).__name__))
+    return int(value)
+
+
+def _check_value(key, value, routine):
+    if key == _sp.ADDRESSING_MODE and value not in _ADDRESSING:
+        raise logic_error(
+            routine, "addressing_mode = %r is not an addressing_mode value" % (value,), lib.CL_INVALID_VALUE
+        )
+    if key == _sp.FILTER_MODE and value not in _FILTERS:
+        raise logic_error(routine, "filter_mode = %r is not a filter_mode value" % (value,), lib.CL_INVALID_VALUE)
+    if key == _sp.NORMALIZED_COORDS and value not in (0, 1):
+        raise logic_error(routine, "normalized_coords = %r must be a bool" % (value,), lib.CL_INVALID_VALUE)
+
+
+def _flat_properties(properties, routine):
+    """A flat ``[key, value, ...]`` list from a flat sequence or from pairs."""
+    if isinstance(properties, (str, bytes)) or not hasattr(properties, "__iter__"):
+        raise TypeError(
+            "%s: properties must be a sequence of keys and values, not %s" % (routine, type(properties).__name__)
+        )
+    flat = []
+    for item in properties:
+        if isinstance(item, (tuple, list)):
+            flat.extend(item)
+        else:
+            flat.append(item)
+    if flat and flat[-1] == 0 and len(flat) % 2:
+        flat.pop()  # a trailing 0 terminator
+    if len(flat) % 2:
+        raise logic_error(routine, "properties %r must be pairs of keys and values" % (list(properties),))
+    flat = [_int(v, "properties[%d]" % i, routine) for i, v in enumerate(flat)]
+    keys = flat[::2]
+    for key, value in zip(keys, flat[1::2]):
+        _check_value(key, value, routine)
+    if len(set(keys)) != len(keys):
+        raise logic_error(routine, "properties %r name a key twice" % (flat,))
+    return flat
+
+
+class Sampler(Handle):
+    """``Sampler(context, normalized_coords, addressing_mode, filter_mode)``
+    or ``Sampler(context, properties)`` (``sampler_properties`` keys and
+    values, flat or as pairs; the trailing 0 is added). Lower-case
+    ``sampler_info`` attributes; usable as a kernel argument."""
+
+    __slots__ = ("_context", "_arg")
+    _ctype = "cl_sampler"
+    _retain = lib.pycl_sampler_retain
+    _release = lib.pycl_sampler_release
+    _info_kind = "sampler"
+    _invalid_code = lib.CL_INVALID_SAMPLER
+
+    def __init__(self, context, *args, **kwargs):
+        routine = "Sampler"
+        names = ("normalized_coords", "addressing_mode", "filter_mode")
+        if "properties" in kwargs:
+            if args or len(kwargs) > 1:
+                raise TypeError(
+                    "%s: pass properties alone, or normalized_coords, addressing_mode, filter_mode" % routine
+                )
+            flat = _flat_properties(kwargs["properties"], routine)
+        elif len(args) == 1 and not kwargs:
+            flat = _flat_properties(args[0], routine)
+        else:
+            values = dict(zip(names, args))
+            for key, value in kwargs.items():
+                if key not in names:
+                    raise TypeError("%s: unexpected keyword argument %r" % (routine, key))
+                if key in values:
+                    raise TypeError("%s: got multiple values for %r" % (routine, key))
+                values[key] = value
+            if len(args) > 3 or len(values) != 3:
+                raise TypeError(
+                    "%s takes (context, normalized_coords, addressing_mode, filter_mode) or (context, properties)"
+                    % routine
+                )
+            normalized = values["normalized_coords"]
+            if not isinstance(normalized, (bool, int, np.integer, np.bool_)):
+                raise TypeError("%s: normalized_coords must be a bool, not %s" % (routine, type(normalized).__name__))
+            flat = [
+                _sp.NORMALIZED_COORDS,
+                1 if normalized else 0,
+                _sp.ADDRESSING_MODE,
+                _int(values["addressing_mode"], "addressing_mode", routine),
+                _sp.FILTER_MODE,
+                _int(values["filter_mode"], "filter_mode", routine),
+            ]
+            for key, value in zip(flat[::2], flat[1::2]):
+                _check_value(key, value, routine)
+        handle = context._live()
+        raw = ffi.new("cl_sampler *")
+        status = lib.pycl_sampler_create(handle, ffi.new("cl_sampler_properties[]", flat + [0]), raw)
+        if status:
+            check(status, "clCreateSamplerWithProperties", "properties %r" % (flat,))
+        self._adopt(raw[0])
+        self._context = context
+
+    def _adopt(self, raw):
+        Handle._adopt(self, raw)
+        self._arg = None
+
+    def _init_from_handle(self):
+        self._context = self.get_info(_constants.sampler_info.CONTEXT)
+
+    @property
+    def context(self):
+        self._live()
+        return self._context
+
+    def _set_kernel_arg(self, kernel, index):
+        box = self._arg
+        if box is None:
+            box = self._arg = ffi.new("cl_sampler *", self._live())
+        elif self._handle is None:
+            raise self._released_error("Kernel.set_arg")
+        return lib.pycl_kernel_set_arg(kernel, index, ffi.sizeof("cl_sampler"), box)
+
+
+_info.add_kind(
+    "sampler",
+    lib.pycl_sampler_get_info,
+    _constants.sampler_info,
+    "clGetSamplerInfo",
+    {
+        "uint": "REFERENCE_COUNT ADDRESSING_MODE FILTER_MODE MIP_FILTER_MODE MIP_FILTER_MODE_KHR",
+        "bool": "NORMALIZED_COORDS",
+        "context": "CONTEXT",
+        "float": "LOD_MIN LOD_MAX LOD_MIN_KHR LOD_MAX_KHR",
+        "ulongs": "PROPERTIES",
+    },
+)
