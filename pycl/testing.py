@@ -126,3 +126,15 @@ def require_kernel_compiler(device):
     problem = kernel_compile_problem(device)
     if problem is not None:
         pytest.skip("%s cannot compile kernels: %s" % (device.name, problem.splitlines()[0][:300]))
+
+
+def __getattr__(name):
+    # The hypothesis strategies of pycl.strategies, re-exported lazily so that
+    # importing pycl.testing needs hypothesis only when they are used.
+    from pycl import strategies
+
+    if name == "strategies":
+        return strategies
+    if name in strategies.__all__:
+        return getattr(strategies, name)
+    raise AttributeError("module 'pycl.testing' has no attribute %r" % name)
