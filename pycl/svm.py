@@ -34,8 +34,10 @@ Differences from PyOpenCL (docs/differences.md has the reasons):
   answers ``svm_ptr`` with 0. Releasing an allocation while one of its maps is
   live raises ``LogicError`` (unmap first).
 - Zero-size allocations make no driver call and have ``svm_ptr`` 0.
-- ``alignment`` must be 0 or a power of two; the allocators' default is the
-  itemsize when that is a power of two, else 0 (the driver's default).
+- ``alignment`` must be 0 or a power of two of at most 128 bytes (OpenCL's
+  rule, checked before the driver, which would return NULL); the allocators'
+  default is the itemsize when that is such a power of two, else 0 (the
+  driver's default).
 - ``svm_empty_like``, ``csvm_*`` and ``fsvm_*`` take ``queue=`` too.
 - ``src_offset``/``dst_offset`` other than 0 are ``LogicError`` on SVM
   copies (slice the array instead: ``SVM(ary[a:b])``), and ``enqueue_fill``
@@ -85,6 +87,7 @@ _KNOWN_SVM_FLAGS = _smf.READ_WRITE | _smf.WRITE_ONLY | _smf.READ_ONLY | _smf.SVM
 _MIGRATION_FLAGS = _constants.mem_migration_flags.HOST | _constants.mem_migration_flags.CONTENT_UNDEFINED
 _OUT_OF_ORDER = _constants.command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABLE
 _PATTERN_SIZES = (1, 2, 4, 8, 16, 32, 64, 128)
+_MAX_ALIGNMENT = 128  # clSVMAlloc: at most the size of the largest data type
 _ALLOCATION_FAILURE = lib.CL_MEM_OBJECT_ALLOCATION_FAILURE
 _EMPTY = ffi.new("char[1]")  # the data pointer of empty arrays (PyPy's numpy refuses NULL)
 _EMPTY_PTR = int(ffi.cast("uintptr_t", _EMPTY))
@@ -186,8 +189,12 @@ def _check_alignment(alignment, routine):
     alignment = _int_arg(alignment, "alignment", routine)
     if alignment & (alignment - 1):
         raise logic_error(routine, "alignment = %d is not 0 or a power of two" % alignment)
-    if alignment >= 1 << 32:
-        raise logic_error(routine, "alignment = %d does not fit a cl_uint" % alignment)
+    if alignment > _MAX_ALIGNMENT:
+        raise logic_error(
+            routine,
+            "alignment = %d is larger than %d bytes, the largest OpenCL data type (long16), which OpenCL "
+            "allows at most" % (alignment, _MAX_ALIGNMENT),
+        )
     return alignment
 
 
@@ -662,7 +669,7 @@ class SVMMap:
 
 def _default_alignment(dtype):
     itemsize = dtype.itemsize
-    return itemsize if itemsize and not itemsize & (itemsize - 1) else 0
+    return itemsize if itemsize <= _MAX_ALIGNMENT and not itemsize & (itemsize - 1) else 0
 
 
 def svm_empty(ctx, flags, shape, dtype, order="C", alignment=None, queue=None):
