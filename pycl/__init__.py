@@ -51,7 +51,7 @@ from pycl.svm import (
     svm_empty,
     svm_empty_like,
 )
-from pycl import cltypes
+from pycl import characterize, cltypes, tools
 
 __all__ = [
     "Error",
@@ -80,7 +80,9 @@ __all__ = [
     "Kernel",
     "LocalMemory",
     "enqueue_nd_range_kernel",
+    "characterize",
     "cltypes",
+    "tools",
     "MemoryObject",
     "Buffer",
     "enqueue_copy",

@@ -12,3 +12,5 @@ from pycl.image import Image  # noqa: F401
 from pycl.sampler import Sampler  # noqa: F401
 from pycl.pipe import Pipe  # noqa: F401
 from pycl.svm import SVM, SVMAllocation, SVMPointer  # noqa: F401
+from pycl.allocator import AllocatorBase, DeferredAllocator, ImmediateAllocator, SVMAllocator  # noqa: F401
+from pycl.pool import MemoryPool, PooledBuffer, PooledSVM, SVMPool  # noqa: F401

@@ -2,10 +2,9 @@
 
 ``pytest_generate_tests_for_pyopencl`` parametrizes the ``ctx_factory``
 (``ctx_getter``), ``device`` and ``platform`` arguments of a test over the
-devices selected by ``PYOPENCL_TEST`` (or ``PYCL_TEST``): comma-separated
-``platform[:device]`` entries, each an index or a case-insensitive name
-substring; unset means every device of every platform. pytest is only
-imported when this module is.
+devices selected by ``PYOPENCL_TEST`` (or ``PYCL_TEST``), in PyOpenCL's
+syntax (see ``get_test_platforms_and_devices``); unset means every device of
+every platform. pytest is only imported when this module is.
 """
 
 import os
@@ -44,27 +43,41 @@ def _matches(items, spec):
     return [item for item in items if spec.lower() in item.name.lower()]
 
 
+def _parse_entry(entry):
+    """``"platform"``, ``"platform:dev,dev"`` or ``"platform=dev,dev"``."""
+    for separator in (":", "="):
+        if separator in entry:
+            platform_spec, _, devices = entry.partition(separator)
+            return platform_spec.strip(), [d.strip() for d in devices.split(",") if d.strip()]
+    return entry.strip(), []
+
+
 def get_test_platforms_and_devices(spec=None):
     """``[(platform, [devices])]`` selected by ``spec`` (default: the
-    environment's PYOPENCL_TEST or PYCL_TEST)."""
+    environment's PYOPENCL_TEST or PYCL_TEST), in PyOpenCL's syntax:
+    ``;``-separated entries ``platform[:device,device...]`` (``=`` may stand
+    for ``:``), each platform or device an index or a name substring, e.g.
+    ``"0:0,1;intel=i5,i7"``."""
     if spec is None:
         spec = os.environ.get("PYOPENCL_TEST") or os.environ.get("PYCL_TEST") or ""
     platforms = pycl.get_platforms()
     if not spec.strip():
         return [(p, p.get_devices()) for p in platforms]
     selected = []
-    for entry in spec.split(","):
-        platform_spec, _, device_spec = entry.strip().partition(":")
-        for platform in _matches(platforms, platform_spec.strip()):
+    for entry in spec.split(";"):
+        if not entry.strip():
+            continue
+        platform_spec, device_specs = _parse_entry(entry)
+        for platform in _matches(platforms, platform_spec):
             devices = platform.get_devices()
-            if device_spec.strip():
-                devices = _matches(devices, device_spec.strip())
+            if device_specs:
+                devices = [d for d_spec in device_specs for d in _matches(devices, d_spec)]
             known = [p for p, _ in selected]
             if platform in known:
                 old = selected[known.index(platform)][1]
                 old.extend(d for d in devices if d not in old)
             else:
-                selected.append((platform, devices))
+                selected.append((platform, [d for i, d in enumerate(devices) if d not in devices[:i]]))
     return selected
 
 

@@ -1,0 +1,97 @@
+"""Buffer allocators: ``AllocatorBase``, ``DeferredAllocator`` and
+``ImmediateAllocator`` (``pyopencl.tools``'s)."""
+
+from pycl import constants as _constants
+from pycl.errors import logic_error
+from pycl.memory import Buffer, check_flags
+from pycl.queue import CommandQueue
+
+__all__ = ["AllocatorBase", "DeferredAllocator", "ImmediateAllocator"]
+
+_mf = _constants.mem_flags
+
+
+def _size(size, routine):
+    if not isinstance(size, int) or isinstance(size, bool):
+        raise TypeError("%s: size must be an int, not %s" % (routine, type(size).__name__))
+    if size < 0:
+        raise logic_error(routine, "size = %d is negative" % size)
+    return size
+
+
+class AllocatorBase:
+    """Makes Buffers: ``allocator(size)`` returns a Buffer of ``size`` bytes,
+    or None for size 0."""
+
+    def __init__(self, context, mem_flags=_mf.READ_WRITE):
+        routine = type(self).__name__
+        check_flags(mem_flags, routine)
+        if mem_flags & (_mf.USE_HOST_PTR | _mf.COPY_HOST_PTR):
+            raise logic_error(
+                routine,
+                "mem_flags %s need a host buffer, which an allocator does not have" % _mf.to_string(mem_flags),
+            )
+        self.context = context
+        self.mem_flags = mem_flags
+
+    def __call__(self, size):
+        if _size(size, type(self).__name__ + ".__call__") == 0:
+            return None
+        return self._allocate(size)
+
+    def _allocate(self, size):
+        return Buffer(self.context, self.mem_flags, size)
+
+
+class DeferredAllocator(AllocatorBase):
+    """``DeferredAllocator(context, mem_flags=READ_WRITE)``: plain
+    ``clCreateBuffer``; the driver may only find out at first use that the
+    memory is not there."""
+
+
+class ImmediateAllocator(AllocatorBase):
+    """``ImmediateAllocator(queue, mem_flags=READ_WRITE)``: makes the memory
+    resident at allocation, so a lack of memory shows up here (migration to
+    the queue's device on OpenCL 1.2+, else a one-byte write)."""
+
+    def __init__(self, queue, mem_flags=_mf.READ_WRITE):
+        if not isinstance(queue, CommandQueue):
+            raise TypeError("ImmediateAllocator: queue must be a pycl.CommandQueue, not %s" % type(queue).__name__)
+        AllocatorBase.__init__(self, queue.context, mem_flags)
+        self.queue = queue
+        self._migrate = queue.device.cl_version >= (1, 2)
+
+    def _allocate(self, size):
+        from pycl.transfer import enqueue_copy, enqueue_migrate_mem_objects
+
+        buf = Buffer(self.context, self.mem_flags, size)
+        if self._migrate:
+            enqueue_migrate_mem_objects(self.queue, [buf], flags=_constants.mem_migration_flags.CONTENT_UNDEFINED)
+        else:
+            # The NannyEvent keeps the source alive until the write completes.
+            enqueue_copy(self.queue, buf, bytearray(1), is_blocking=False)
+        return buf
+
+
+class SVMAllocator:
+    """``SVMAllocator(context, *, alignment=0, flags=svm_mem_flags.READ_WRITE,
+    queue=None)``: ``allocator(size)`` returns an ``SVMAllocation``. With an
+    (in-order) ``queue`` its frees are enqueued there; without, they are
+    immediate (see ``pycl.SVMAllocation``)."""
+
+    def __init__(self, context, *, alignment=0, flags=_constants.svm_mem_flags.READ_WRITE, queue=None):
+        from pycl.svm import _check_alignment, _check_context_svm, _check_flags, _in_order_queue
+
+        routine = "SVMAllocator"
+        self.alignment = _check_alignment(alignment, routine)
+        self.flags = _check_flags(flags, routine)
+        _check_context_svm(context, self.flags, routine)
+        if queue is not None:
+            _in_order_queue(queue, context, routine)
+        self.context = context
+        self.queue = queue
+
+    def __call__(self, size):
+        from pycl.svm import SVMAllocation
+
+        return SVMAllocation(self.context, _size(size, "SVMAllocator.__call__"), self.alignment, self.flags, self.queue)

@@ -1,0 +1,29 @@
+"""``pyopencl.tools``'s memory part: allocators, memory pools, first-argument
+memoization and the pytest device parametrisation."""
+
+from pycl.allocator import AllocatorBase, DeferredAllocator, ImmediateAllocator, SVMAllocator
+from pycl.memoize import clear_first_arg_caches, first_arg_dependent_memoize
+from pycl.pool import MemoryPool, PooledBuffer, PooledSVM, SVMPool
+
+__all__ = [
+    "AllocatorBase",
+    "DeferredAllocator",
+    "ImmediateAllocator",
+    "SVMAllocator",
+    "MemoryPool",
+    "PooledBuffer",
+    "SVMPool",
+    "PooledSVM",
+    "first_arg_dependent_memoize",
+    "clear_first_arg_caches",
+    "pytest_generate_tests_for_pyopencl",  # noqa: F822 (module __getattr__)
+]
+
+
+def __getattr__(name):
+    # pycl.testing imports pytest, a test-only dependency: load it on demand.
+    if name == "pytest_generate_tests_for_pyopencl":
+        from pycl.testing import pytest_generate_tests_for_pyopencl
+
+        return pytest_generate_tests_for_pyopencl
+    raise AttributeError("module 'pycl.tools' has no attribute %r" % name)

@@ -1,0 +1,40 @@
+"""pycl.testing's device selection (PYOPENCL_TEST syntax) and parametrisation."""
+
+import pycl
+from pycl.testing import get_test_platforms_and_devices
+
+
+def all_devices():
+    return [(p, p.get_devices()) for p in pycl.get_platforms()]
+
+
+def test_empty_spec_selects_everything():
+    assert get_test_platforms_and_devices("") == all_devices()
+
+
+def test_indices_names_and_separators():
+    everything = all_devices()
+    first_platform, first_devices = everything[0]
+    assert get_test_platforms_and_devices("0") == [(first_platform, first_devices)]
+    assert get_test_platforms_and_devices("0:0") == [(first_platform, first_devices[:1])]
+    assert get_test_platforms_and_devices("0=0") == [(first_platform, first_devices[:1])]
+    name = first_platform.name.split()[0].lower()
+    by_name = get_test_platforms_and_devices(name)
+    assert by_name == [(p, ds) for p, ds in everything if name in p.name.lower()]
+    device_word = first_devices[0].name.split("-")[0]
+    chosen = get_test_platforms_and_devices("%s:%s" % (name, device_word))
+    assert all(device_word.lower() in d.name.lower() for _, ds in chosen for d in ds)
+    if len(everything) > 1:
+        last = len(everything) - 1
+        both = get_test_platforms_and_devices("0;%d:0" % last)
+        assert both == [(first_platform, first_devices), (everything[last][0], everything[last][1][:1])]
+    assert get_test_platforms_and_devices("no such platform") == []
+    # The same device twice is listed once.
+    assert get_test_platforms_and_devices("0:0,0") == [(first_platform, first_devices[:1])]
+
+
+def test_tools_is_the_same_function():
+    import pycl.testing
+    import pycl.tools
+
+    assert pycl.tools.pytest_generate_tests_for_pyopencl is pycl.testing.pytest_generate_tests_for_pyopencl
