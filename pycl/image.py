@@ -52,6 +52,8 @@ from pycl.hostbuf import describe, host_bytes
 from pycl.mapping import MemoryMap, _check_map_flags
 from pycl.memory import MemoryObject, array_interface, check_flags, register_mem_class
 from pycl.transfer import (
+    _copy_buffer,
+    enqueue_fill_buffer,
     _host_access,
     _marker,
     _nanny,
@@ -416,6 +418,32 @@ def _creation_pitches(image_type, dims, element, pitches, routine):
     return row, slice_, slice_ * count
 
 
+def _tight(image_type, shape, element):
+    """The pitches pycl passes for a tightly packed host image."""
+    w, h, d = _extents(image_type, shape)
+    if image_type in (_mot.IMAGE1D, _mot.IMAGE1D_BUFFER, _mot.IMAGE2D):
+        return (w * element, 0)
+    if image_type == _mot.IMAGE1D_ARRAY:
+        return (w * element, w * element)
+    return (w * element, w * element * h)
+
+
+_ignores_pitches_by_device = {}  # device handle -> bool
+
+
+def _ignores_creation_pitches(context):
+    """Oclgrind (21.10) reads host memory tightly packed at image creation,
+    whatever image_row_pitch and image_slice_pitch say; pycl then writes the
+    image after creating it (COPY_HOST_PTR) or refuses (USE_HOST_PTR)."""
+    for device in context.devices:
+        ignores = _ignores_pitches_by_device.get(device._ptr)
+        if ignores is None:
+            ignores = _ignores_pitches_by_device[device._ptr] = "Oclgrind" in device.platform.name
+        if ignores:
+            return True
+    return False
+
+
 def _pitch_pair(value, name, routine):
     if value is None:
         return (0, 0)
@@ -548,6 +576,23 @@ class Image(MemoryObject):
         elif flags & (_mf.USE_HOST_PTR | _mf.COPY_HOST_PTR):
             raise logic_error(routine, "flags %s need a hostbuf" % _mf.to_string(flags), lib.CL_INVALID_HOST_PTR)
         _check_format_supported(context, flags, image_type, format, routine)
+        late_write = None
+        if (
+            host != ffi.NULL
+            and _ignores_creation_pitches(context)
+            and (row, slice_) != _tight(image_type, shape, element)
+        ):
+            if flags & _mf.USE_HOST_PTR:
+                raise UnavailableError(
+                    routine,
+                    lib.PYCL_UNAVAILABLE,
+                    "Oclgrind ignores the pitches of host memory at image creation, so it cannot use hostbuf "
+                    "with pitches (%d, %d) in place: pass COPY_HOST_PTR or a tightly packed hostbuf" % (row, slice_),
+                )
+            late_write = (hostbuf, row, slice_)
+            flags &= ~_mf.COPY_HOST_PTR
+            host = ffi.NULL
+            row = slice_ = 0
         c_format = ffi.new("cl_image_format *", [format.channel_order, format.channel_data_type])
         desc = ffi.new("cl_image_desc *")
         desc.image_type = image_type
@@ -587,6 +632,18 @@ class Image(MemoryObject):
         self._buffer = buffer
         if flags & _mf.USE_HOST_PTR:
             self._hostbuf = hostbuf
+        if late_write is not None:
+            self._copy_in_later(*late_write)
+
+    def _copy_in_later(self, hostbuf, row, slice_):
+        """COPY_HOST_PTR with pitches on Oclgrind: a blocking write instead."""
+        from pycl.queue import CommandQueue
+
+        queue = CommandQueue(self._context)
+        try:
+            _write_image(queue, self, hostbuf, (0, 0, 0), self._shape, (row, slice_))
+        finally:
+            queue.release()
 
     def _init_from_handle(self):
         MemoryObject._init_from_handle(self)
@@ -972,6 +1029,17 @@ def _copy_image_to_buffer(queue, dest, src, origin=None, region=None, offset=Non
     dst_mem = mem_handle(dest, queue, routine, "dest")
     origin, region = _box(src, origin, region, "origin", "src", routine)
     offset = _buffer_span(src, dest, offset, region, routine, "dest")
+    if src._type == _mot.IMAGE1D_BUFFER and 0 not in region and _buffer_image_crashes(queue.device):
+        e = src._element
+        return _copy_buffer(
+            queue,
+            dest,
+            src._buffer,
+            byte_count=region[0] * e,
+            src_offset=origin[0] * e,
+            dst_offset=offset,
+            wait_for=wait_for,
+        )
     count, events = wait_list(wait_for, routine)
     if 0 in region:
         return _marker(q, count, events, Event)
@@ -1049,6 +1117,74 @@ register_route("image", "image", _copy_image, ("src_origin", "dest_origin", "dst
 # {{{ fill and map
 
 
+_pocl31_by_device = {}  # device handle -> bool
+
+
+def _buffer_image_crashes(device):
+    """PoCL 3.1 (Debian's pocl-opencl-icd) segfaults inside clEnqueueFillImage
+    and clEnqueueCopyImageToBuffer when the image is an IMAGE1D_BUFFER
+    (PyOpenCL crashes the same way; the pip PoCL 3.0 works). On that driver
+    pycl fills the image's buffer with the converted element, and copies from
+    the image's buffer, whose bytes are the image's elements. The check can
+    go when no supported PoCL 3.1 remains."""
+    crashes = _pocl31_by_device.get(device._ptr)
+    if crashes is None:
+        crashes = _pocl31_by_device[device._ptr] = "PoCL 3.1" in device.platform.version
+    return crashes
+
+
+# channel order -> indices into the RGBA color, in element order
+_ORDER_CHANNELS = {
+    lib.CL_R: (0,),
+    lib.CL_A: (3,),
+    lib.CL_INTENSITY: (0,),
+    lib.CL_LUMINANCE: (0,),
+    lib.CL_RG: (0, 1),
+    lib.CL_RA: (0, 3),
+    lib.CL_RGBA: (0, 1, 2, 3),
+    lib.CL_BGRA: (2, 1, 0, 3),
+    lib.CL_ARGB: (3, 0, 1, 2),
+    lib.CL_ABGR: (3, 2, 1, 0),
+}
+_NORM = {
+    lib.CL_UNORM_INT8: (np.uint8, 0.0, 255.0),
+    lib.CL_UNORM_INT16: (np.uint16, 0.0, 65535.0),
+    lib.CL_SNORM_INT8: (np.int8, -1.0, 127.0),
+    lib.CL_SNORM_INT16: (np.int16, -1.0, 32767.0),
+}
+_UNNORM = {
+    lib.CL_SIGNED_INT8: (np.int32, np.int8),
+    lib.CL_SIGNED_INT16: (np.int32, np.int16),
+    lib.CL_SIGNED_INT32: (np.int32, np.int32),
+    lib.CL_UNSIGNED_INT8: (np.uint32, np.uint8),
+    lib.CL_UNSIGNED_INT16: (np.uint32, np.uint16),
+    lib.CL_UNSIGNED_INT32: (np.uint32, np.uint32),
+}
+
+
+def _element_bytes(fmt, color16):
+    """One element of ``fmt`` holding the fill color (16 bytes, as OpenCL
+    passes it), converted as the spec converts written values (round to
+    nearest even, saturation); None for formats pycl does not convert."""
+    channels = _ORDER_CHANNELS.get(fmt.channel_order)
+    if channels is None:
+        return None
+    t = fmt.channel_data_type
+    if t in (lib.CL_FLOAT, lib.CL_HALF_FLOAT):
+        values = np.frombuffer(color16, np.float32)[list(channels)]
+        return values.astype(np.float32 if t == lib.CL_FLOAT else np.float16).tobytes()
+    if t in _NORM:
+        dtype, low, scale = _NORM[t]
+        values = np.frombuffer(color16, np.float32)[list(channels)].astype(np.float64)
+        return np.rint(np.clip(values, low, 1.0) * scale).astype(dtype).tobytes()
+    if t in _UNNORM:
+        source, dtype = _UNNORM[t]
+        info = np.iinfo(dtype)
+        values = np.frombuffer(color16, source)[list(channels)].astype(np.int64)
+        return np.clip(values, info.min, info.max).astype(dtype).tobytes()
+    return None
+
+
 def enqueue_fill_image(queue, mem, color, origin, region, wait_for=None):
     """Fill ``region`` of image ``mem`` at ``origin`` with ``color``: four
     values of 4 bytes (16 bytes), float32 for float, half and normalized
@@ -1076,6 +1212,17 @@ def enqueue_fill_image(queue, mem, color, origin, region, wait_for=None):
                 % (dtype, mem._format, {"f": "float32", "i": "int32", "u": "uint32"}[kind]),
             )
     origin, region = _box(mem, origin, region, "origin", "mem", routine)
+    if mem._type == _mot.IMAGE1D_BUFFER and 0 not in region and _buffer_image_crashes(queue.device):
+        pattern = _element_bytes(mem._format, ffi.buffer(data)[:])
+        if pattern is None:
+            raise UnavailableError(
+                routine,
+                lib.PYCL_UNAVAILABLE,
+                "%s crashes in clEnqueueFillImage on 1D buffer images, and pycl cannot convert the color to %r "
+                "to fill the buffer instead" % (queue.device.platform.version, mem._format),
+            )
+        element = mem._element
+        return enqueue_fill_buffer(queue, mem._buffer, pattern, origin[0] * element, region[0] * element, wait_for)
     count, events = wait_list(wait_for, routine)
     if 0 in region:
         return _marker(q, count, events, Event)
