@@ -567,7 +567,7 @@ class SVM(SVMPointer):
         self.mem = mem
         self._data = data
         self._size = len(data)
-        self._ptr = int(ffi.cast("uintptr_t", data)) if self._size else 0
+        self._ptr = int(ffi.cast("uintptr_t", data))
         self._alloc = _find_allocation(mem)
 
     def _pointer(self, routine):
@@ -784,6 +784,15 @@ def _enqueue_svm_memcpy(queue, dest, src, byte_count=None, is_blocking=True, wai
             if size is not None and n > size:
                 raise logic_error(routine, "byte_count = %d is larger than %s (%d bytes)" % (n, name, size))
     host_obj = dst_host if dst_host is not None else src_host
+    if n:
+        a = int(ffi.cast("uintptr_t", dst))
+        b = int(ffi.cast("uintptr_t", src_ptr))
+        if abs(a - b) < n:
+            raise logic_error(
+                routine,
+                "the source bytes [0x%x, 0x%x) and destination bytes [0x%x, 0x%x) overlap" % (b, b + n, a, a + n),
+                lib.CL_MEM_COPY_OVERLAP,
+            )
     count, events = wait_list(wait_for, routine)
     out = ffi.new("cl_event *")
     if n == 0:
@@ -833,7 +842,7 @@ def enqueue_svm_memfill(queue, dest, pattern, byte_count=None, wait_for=None):
             raise logic_error(routine, "byte_count = %d is larger than dest (%d bytes)" % (n, size))
     if n % p:
         raise logic_error(routine, "byte_count = %d is not a multiple of the pattern size %d" % (n, p))
-    if ptr % p:
+    if n and ptr % p:
         raise logic_error(routine, "dest at 0x%x is not aligned to the pattern size %d (OpenCL requires it)" % (ptr, p))
     count, events = wait_list(wait_for, routine)
     out = ffi.new("cl_event *")
