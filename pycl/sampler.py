@@ -43,6 +43,22 @@ def _check_value(key, value, routine):
         raise logic_error(routine, "normalized_coords = %r must be a bool" % (value,), lib.CL_INVALID_VALUE)
 
 
+_NEED_NORMALIZED = frozenset((_constants.addressing_mode.REPEAT, _constants.addressing_mode.MIRRORED_REPEAT))
+
+
+def _check_combination(flat, routine):
+    """REPEAT and MIRRORED_REPEAT need normalized coordinates (OpenCL C);
+    PoCL refuses the combination, Oclgrind accepts it: pycl refuses it on
+    every device. NORMALIZED_COORDS defaults to true."""
+    values = dict(zip(flat[::2], flat[1::2]))
+    if values.get(_sp.ADDRESSING_MODE) in _NEED_NORMALIZED and not values.get(_sp.NORMALIZED_COORDS, 1):
+        raise logic_error(
+            routine,
+            "addressing_mode %s needs normalized_coords = True"
+            % _constants.addressing_mode.to_string(values[_sp.ADDRESSING_MODE]),
+        )
+
+
 def _flat_properties(properties, routine):
     """A flat ``[key, value, ...]`` list from a flat sequence or from pairs."""
     if isinstance(properties, (str, bytes)) or not hasattr(properties, "__iter__"):
@@ -118,6 +134,7 @@ class Sampler(Handle):
             ]
             for key, value in zip(flat[::2], flat[1::2]):
                 _check_value(key, value, routine)
+        _check_combination(flat, routine)
         handle = context._live()
         raw = ffi.new("cl_sampler *")
         status = lib.pycl_sampler_create(handle, ffi.new("cl_sampler_properties[]", flat + [0]), raw)
