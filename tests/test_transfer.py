@@ -2,6 +2,7 @@
 on every device, compared with numpy slicing of a host mirror."""
 
 import gc
+import platform
 import warnings
 import weakref
 
@@ -429,8 +430,10 @@ def test_non_blocking_read_keeps_dropped_array_alive(cq):
     np.testing.assert_array_equal(ref(), 0)
     gate.set_status(cl.command_execution_status.COMPLETE)
     queue.finish()
-    gc.collect()
-    assert ref() is None and wards.pending_count() == before
+    assert wards.pending_count() == before
+    for _ in range(5):  # PyPy frees cpyext objects over several collections
+        gc.collect()
+    assert ref() is None
 
 
 def test_non_blocking_write_and_later_calls_prune(cq):
@@ -449,9 +452,14 @@ def test_non_blocking_write_and_later_calls_prune(cq):
     resized = bytearray(16)
     gate = cl.UserEvent(ctx)
     cl.enqueue_copy(queue, resized, buf, is_blocking=False, wait_for=[gate])
-    with pytest.raises(BufferError):
-        resized.extend(b"x" * 4096)  # the pending transfer holds a buffer export
-    gate.set_status(cl.command_execution_status.COMPLETE)
+    try:
+        if platform.python_implementation() == "CPython":
+            # the pending transfer holds a buffer export (PyPy's bytearray has
+            # no export lock: docs/differences.md)
+            with pytest.raises(BufferError):
+                resized.extend(b"x" * 4096)
+    finally:
+        gate.set_status(cl.command_execution_status.COMPLETE)
     cl.wait_for_events([cl.enqueue_marker(queue)])
     queue.finish()
     np.testing.assert_array_equal(np.frombuffer(resized, np.uint8), model[:16])
