@@ -415,6 +415,8 @@ def _creation_pitches(image_type, dims, element, pitches, routine):
         raise logic_error(
             routine, "pitches[1] (slice pitch) = %d is not a multiple of the row pitch %d" % (slice_, row)
         )
+    if image_type == _mot.IMAGE1D_ARRAY:
+        row = slice_  # the layer distance as both pitches (see _host_pitches)
     return row, slice_, slice_ * count
 
 
@@ -909,6 +911,9 @@ def _host_pitches(image, region, pitches, host_len, host_obj, host_name, routine
         if slice_ < row:
             raise logic_error(routine, "pitches[1] (layer pitch) = %d is smaller than the row pitch %d" % (slice_, row))
         need = (h - 1) * slice_ + row_min
+        # Drivers disagree on which pitch separates the layers of a 1D array
+        # (the spec: slice_pitch; PoCL 3.1: row_pitch): pass it as both.
+        row = slice_
     else:
         slice_ = slice_given or row * h
         if slice_ < row * h:
