@@ -1,0 +1,78 @@
+"""Sub-buffers of one parent are destroyed youngest first (the shim defers an
+older one's release): NVIDIA's OpenCL (CUDA 13.0) crashes otherwise."""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+
+import pycl as cl
+
+
+def test_releases_wait_for_younger_siblings(ctx_factory):
+    ctx = ctx_factory()
+    align = max(1, ctx_factory.device.mem_base_addr_align // 8)
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 8 * align)
+    other = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 8 * align)
+    subs = [buf[i * align : (i + 2) * align] for i in range(5)]
+    unrelated = other[0:align]  # younger, but of another parent: no effect
+    base = buf.reference_count  # the parent, retained once by each live sub-buffer
+    subs[0].release()
+    subs[2].release()
+    assert buf.reference_count == base  # both wait: younger siblings live
+    subs[4].release()
+    assert buf.reference_count == base - 1
+    subs[3].release()  # now 3 and the waiting 2 go
+    assert buf.reference_count == base - 3
+    subs[1].release()  # 1 and the waiting 0 go
+    assert buf.reference_count == base - 5
+    # A second owner of a sub-buffer (from_int_ptr) releases at once.
+    sub = buf[0:align]
+    twin = cl.Buffer.from_int_ptr(sub.int_ptr)
+    count = sub.reference_count
+    twin.release()
+    assert sub.reference_count == count - 1
+    unrelated.release()
+
+
+NVIDIA_CRASH = textwrap.dedent(
+    """
+    import sys
+    import numpy as np
+    import pycl as cl
+    platform = cl.get_platforms()[int(sys.argv[1])]
+    device = platform.get_devices()[int(sys.argv[2])]
+    ctx = cl.Context([device])
+    queue = cl.CommandQueue(ctx)
+    align = max(1, device.mem_base_addr_align // 8)
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR,
+                    hostbuf=np.arange(4 * align, dtype=np.uint8))
+    older = buf[align : 3 * align]
+    write = cl.enqueue_copy(queue, older, np.full(8, 9, np.uint8), dst_offset=4)
+    younger = buf.get_sub_region(2 * align, 8)
+    out = np.empty(8, np.uint8)
+    read = cl.enqueue_copy(queue, out, younger)
+    queue.finish()
+    older.release()  # destroyed after `younger`: the shim defers it
+    younger.release()
+    assert (out == np.arange(4 * align, dtype=np.uint8)[2 * align : 2 * align + 8]).all()
+    print("survived")
+    """
+)
+
+
+def test_nvidia_release_order_crash_sequence(device, tmp_path):
+    platforms = cl.get_platforms()
+    p_index = platforms.index(device.platform)
+    d_index = device.platform.get_devices().index(device)
+    env = dict(os.environ, POCL_CACHE_DIR=str(tmp_path))
+    run = subprocess.run(
+        [sys.executable, "-c", NVIDIA_CRASH, str(p_index), str(d_index)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.strip() == "survived"
