@@ -527,7 +527,7 @@ class Image(MemoryObject):
             shape = (shape,)
         if not isinstance(shape, (tuple, list)):
             raise TypeError("%s: shape must be a tuple of ints, not %s" % (routine, type(shape).__name__))
-        shape = tuple(size_value(n, "shape[%d]" % i, routine) for i, n in enumerate(shape))
+        shape = _ints(shape, "shape", routine)
         if 0 in shape:
             raise logic_error(routine, "shape = %r has a zero extent" % (shape,), lib.CL_INVALID_IMAGE_SIZE)
         image_type = _image_type_for(shape, is_array, buffer, routine)
@@ -625,8 +625,8 @@ class Image(MemoryObject):
         self._adopt(raw[0], nbytes)
         if not flags & (_mf.READ_WRITE | _mf.WRITE_ONLY | _mf.READ_ONLY):
             flags |= _mf.READ_WRITE
-        size = _info.query(self, "mem", _constants.mem_info.SIZE)
-        self._set_cache(size, flags, image_type, context)
+        # CL_MEM_SIZE (driver-specific padding included) is queried on first use.
+        self._set_cache(None, flags, image_type, context)
         self._format = format
         self._shape = shape
         self._extent = extent
@@ -669,6 +669,18 @@ class Image(MemoryObject):
         self._shape = shape
         self._extent = _extents(self._type, shape)
         self._buffer = query(ii.BUFFER) if self._type == _mot.IMAGE1D_BUFFER else None
+
+    @property
+    def size(self):
+        """CL_MEM_SIZE, queried once."""
+        self._live()
+        if self._size is None:
+            self._size = _info.query(self, "mem", _constants.mem_info.SIZE)
+        return self._size
+
+    def get_host_array(self, shape, dtype, order="C"):
+        self.size  # noqa: B018 (fills the cache get_host_array checks against)
+        return MemoryObject.get_host_array(self, shape, dtype, order)
 
     @property
     def shape(self):
@@ -835,7 +847,29 @@ def image_from_array(ctx, ary, num_channels=None, mode="r", norm_int=False):
 # {{{ region checks
 
 
+def _ints(value, name, routine):
+    """A tuple of non-negative ints (fast when it already is one)."""
+    for v in value:
+        if type(v) is not int or v < 0:
+            return tuple(size_value(v, "%s[%d]" % (name, i), routine) for i, v in enumerate(value))
+    return tuple(value)
+
+
+_PADDING = {0: ((), (0,), (0, 0), (0, 0, 0)), 1: ((), (1,), (1, 1), (1, 1, 1))}
+
+
 def _triple(value, name, pad, routine):
+    t = type(value)
+    if (t is tuple or t is list) and 0 < len(value) <= 3:
+        for v in value:
+            if type(v) is not int or v < 0:
+                break
+        else:
+            return tuple(value) + _PADDING[pad][3 - len(value)]
+    return _triple_slow(value, name, pad, routine)
+
+
+def _triple_slow(value, name, pad, routine):
     if not isinstance(value, (tuple, list)):
         if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
             value = (value,)
@@ -1294,7 +1328,7 @@ def enqueue_map_image(
         raise logic_error(routine, "region = %r maps no pixels; OpenCL maps at least one" % (region,))
     if isinstance(shape, (int, np.integer)):
         shape = (shape,)
-    shape = tuple(size_value(n, "shape[%d]" % i, routine) for i, n in enumerate(shape))
+    shape = _ints(shape, "shape", routine)
     dtype = np.dtype(dtype)
     element = img._element
     w, h, d = region

@@ -100,6 +100,15 @@ class Sampler(Handle):
     def __init__(self, context, *args, **kwargs):
         routine = "Sampler"
         names = ("normalized_coords", "addressing_mode", "filter_mode")
+        if len(args) == 3 and not kwargs and args[1] in _ADDRESSING and args[2] in _FILTERS:
+            # The common form, checked inline (the general path below explains errors).
+            normalized = args[0]
+            if (normalized is True or normalized is False) and (normalized or args[1] not in _NEED_NORMALIZED):
+                self._create(
+                    context,
+                    [_sp.NORMALIZED_COORDS, int(normalized), _sp.ADDRESSING_MODE, args[1], _sp.FILTER_MODE, args[2]],
+                )
+                return
         if "properties" in kwargs:
             if args or len(kwargs) > 1:
                 raise TypeError(
@@ -135,6 +144,9 @@ class Sampler(Handle):
             for key, value in zip(flat[::2], flat[1::2]):
                 _check_value(key, value, routine)
         _check_combination(flat, routine)
+        self._create(context, flat)
+
+    def _create(self, context, flat):
         handle = context._live()
         raw = ffi.new("cl_sampler *")
         status = lib.pycl_sampler_create(handle, ffi.new("cl_sampler_properties[]", flat + [0]), raw)
