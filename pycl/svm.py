@@ -88,12 +88,19 @@ _MIGRATION_FLAGS = _constants.mem_migration_flags.HOST | _constants.mem_migratio
 _OUT_OF_ORDER = _constants.command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABLE
 _PATTERN_SIZES = (1, 2, 4, 8, 16, 32, 64, 128)
 _MAX_ALIGNMENT = 128  # clSVMAlloc: at most the size of the largest data type
+_ALIGNMENTS = frozenset([0] + [1 << i for i in range(8)])
+_new, _gc, _SVM_OUT = ffi.new, ffi.gc, ffi.typeof("struct pycl_svm **")
+_svm_alloc, _svm_free = lib.pycl_svm_alloc, lib.pycl_svm_free
 _ALLOCATION_FAILURE = lib.CL_MEM_OBJECT_ALLOCATION_FAILURE
 _EMPTY = ffi.new("char[1]")  # the data pointer of empty arrays (PyPy's numpy refuses NULL)
 _EMPTY_PTR = int(ffi.cast("uintptr_t", _EMPTY))
 
 
 # {{{ capability checks
+
+# (context handle, svm flags) -> the context's device list when the flags were
+# checked against its devices; a new context at a reused address has another list.
+_checked_contexts = {}
 
 _svm_caps_by_device = {}  # device handle -> (SVM capabilities, or an UnavailableError message)
 
@@ -371,19 +378,43 @@ class SVMAllocation(SVMPointer, Handle):
         self._alloc(context, size, alignment, flags, queue, "SVMAllocation", 3)
 
     def _alloc(self, context, size, alignment, flags, queue, routine, stacklevel):
-        if not isinstance(context, Context):
-            raise TypeError("%s: context must be a pycl.Context, not %s" % (routine, type(context).__name__))
         self._handle = None
-        ctx = context._live()
-        size = _int_arg(size, "size", routine)
-        alignment = _check_alignment(alignment, routine)
-        flags = _check_flags(flags, routine)
-        _check_context_svm(context, flags, routine)
-        q = ffi.NULL if queue is None else _in_order_queue(queue, context, routine)
+        # The common case in a few attribute reads; everything else (and the
+        # first allocation per context and flags) takes the full checks.
+        devices = getattr(context, "_devices", None)
+        ctx = getattr(context, "_handle", None)
+        if (
+            devices is None
+            or ctx is None
+            or type(size) is not int
+            or size < 0
+            or type(alignment) is not int
+            or alignment not in _ALIGNMENTS
+            or type(flags) is not int
+            or _checked_contexts.get((context._ptr, flags)) is not devices
+        ):
+            if not isinstance(context, Context):
+                raise TypeError("%s: context must be a pycl.Context, not %s" % (routine, type(context).__name__))
+            ctx = context._live()
+            size = _int_arg(size, "size", routine)
+            alignment = _check_alignment(alignment, routine)
+            flags = _check_flags(flags, routine)
+            _check_context_svm(context, flags, routine)
+            _checked_contexts[(context._ptr, flags)] = context._devices
         if queue is None:
+            q = ffi.NULL
             _warn_unbound(stacklevel)
-        out = ffi.new("struct pycl_svm **")
-        status = lib.pycl_svm_alloc(ctx, flags, size, alignment, q, out)
+        elif (
+            type(queue) is CommandQueue
+            and queue._context is context
+            and not queue._properties & _OUT_OF_ORDER
+            and queue._handle is not None
+        ):
+            q = queue._handle
+        else:
+            q = _in_order_queue(queue, context, routine)
+        out = _new(_SVM_OUT)
+        status = _svm_alloc(ctx, flags, size, alignment, q, out)
         if status == _ALLOCATION_FAILURE:
             gc.collect()  # collected allocations give their memory back (queued frees complete soon)
             lib.pycl_svm_drain(0)
@@ -394,8 +425,8 @@ class SVMAllocation(SVMPointer, Handle):
                 raise MemoryError("clSVMAlloc", status, what + " (returned NULL, also after a garbage collection)")
             check(status, "clSVMAlloc", what)
         record = out[0]
-        self._handle = ffi.gc(record, lib.pycl_svm_free, size)
-        self._ptr = int(ffi.cast("uintptr_t", record.ptr))
+        self._handle = _gc(record, _svm_free, size)
+        self._ptr = record.address
         self._size = size
         self._context = context
         self._queue = queue

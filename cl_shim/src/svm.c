@@ -167,11 +167,13 @@ size_t pycl_svm_leaked(void)
 }
 
 /* Under svm_lock. Enqueues the free of svm->ptr on `queue` after `wait_list`
- * and svm->after; the pending item owns the array and one more reference to
- * the queue until the command completes. *event (may be NULL) gets a
- * reference of its own. Never blocks. */
+ * and svm->after; the pending item owns the array and a reference to the
+ * queue until the command completes: `queue_ref` (and `context_ref`, may be
+ * NULL) if the caller hands its references over, else a new one. *event (may
+ * be NULL) gets a reference of its own. On failure the caller keeps its
+ * references. Never blocks. */
 static cl_int enqueue_free(struct pycl_svm *svm, cl_command_queue queue, cl_uint num_events, const cl_event *wait_list,
-                           cl_event *event)
+                           cl_event *event, cl_command_queue queue_ref, cl_context context_ref)
 {
     const struct pycl_icd_dispatch *t = table(queue);
     void **pointers = malloc(sizeof *pointers);
@@ -198,8 +200,11 @@ static cl_int enqueue_free(struct pycl_svm *svm, cl_command_queue queue, cl_uint
         return status;
     }
     t->clFlush(queue); /* start it: nothing else may flush this queue */
-    t->clRetainCommandQueue(queue);
-    push_pending(done, pointers, queue, NULL);
+    if (!queue_ref) {
+        t->clRetainCommandQueue(queue);
+        queue_ref = queue;
+    }
+    push_pending(done, pointers, queue_ref, context_ref);
     if (event) {
         t->clRetainEvent(done);
         *event = done;
@@ -213,12 +218,17 @@ static cl_int enqueue_free(struct pycl_svm *svm, cl_command_queue queue, cl_uint
  * once) and hand the references to the pending list. Never blocks. */
 static void destroy(struct pycl_svm *svm)
 {
+    cl_command_queue queue_ref = svm->queue;
+    cl_context context_ref = svm->context;
     if (svm->ptr) {
         cl_command_queue queue = svm->queue;
         if (!queue && svm->after && !event_done(svm->after))
             queue = svm->after_queue;
         if (queue) {
-            if (enqueue_free(svm, queue, 0, NULL, NULL) != CL_SUCCESS)
+            /* The pending free takes the allocation's own references over. */
+            if (enqueue_free(svm, queue, 0, NULL, NULL, queue_ref, context_ref) == CL_SUCCESS)
+                queue_ref = NULL, context_ref = NULL;
+            else
                 __atomic_add_fetch(&leaked_frees, 1, __ATOMIC_RELAXED); /* never free under running work */
         } else {
             table(svm->context)->clSVMFree(svm->context, svm->ptr);
@@ -227,7 +237,7 @@ static void destroy(struct pycl_svm *svm)
     }
     if (svm->after)
         table(svm->after)->clReleaseEvent(svm->after);
-    push_pending(NULL, NULL, svm->queue, svm->context);
+    push_pending(NULL, NULL, queue_ref, context_ref);
     push_pending(NULL, NULL, svm->after_queue, NULL);
     free(svm);
 }
@@ -261,6 +271,7 @@ cl_int pycl_svm_alloc(cl_context context, cl_svm_mem_flags flags, size_t size, c
     t->clRetainContext(context);
     if (queue)
         t->clRetainCommandQueue(queue);
+    svm->address = (uintptr_t)svm->ptr;
     svm->size = size;
     svm->context = context;
     svm->queue = queue;
@@ -296,7 +307,7 @@ cl_int pycl_svm_enqueue_release(struct pycl_svm *svm, cl_command_queue queue, cl
     if (svm->maps)
         status = CL_INVALID_OPERATION;
     else if (svm->ptr)
-        status = enqueue_free(svm, queue, num_events, wait_list, event);
+        status = enqueue_free(svm, queue, num_events, wait_list, event, NULL, NULL);
     else if (svm->size)
         status = CL_INVALID_VALUE; /* already freed */
     else

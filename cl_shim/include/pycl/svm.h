@@ -14,6 +14,7 @@
  * calls drain, checking event status without waiting. */
 
 struct pycl_svm {
+    uintptr_t address;      /* the pointer as allocated (0 for size 0), an int for Python */
     void *ptr;              /* NULL for size 0 and once the free is enqueued */
     size_t size;
     cl_context context;     /* retained */
