@@ -38,6 +38,23 @@ _mf = _constants.mem_flags
 _MAP_FLAGS = _map.READ | _map.WRITE | _map.WRITE_INVALIDATE_REGION
 
 
+_dtypes = {}
+
+
+def _dtype(dtype):
+    """``numpy.dtype(dtype)``, memoized for hashable specs such as ``np.float32``."""
+    try:
+        return _dtypes[dtype]
+    except (KeyError, TypeError):
+        result = np.dtype(dtype)
+        try:
+            if len(_dtypes) < 256:
+                _dtypes[dtype] = result
+        except TypeError:
+            pass
+        return result
+
+
 class MemoryMap:
     """A mapped region; the ``.base`` of the array ``enqueue_map_buffer``
     returns. ``with array.base:`` unmaps on exit."""
@@ -119,6 +136,8 @@ def enqueue_map_buffer(
     flags = _check_map_flags(flags, buf, routine)
     if type(offset) is not int or offset < 0:
         offset = size_value(offset, "offset", routine)
+    if type(dtype) is not np.dtype:
+        dtype = _dtype(dtype)
     shape, dtype, strides, nbytes = array_layout(shape, dtype, order, strides, routine)
     if nbytes == 0:
         raise logic_error(routine, "an array of shape %r maps no bytes; OpenCL maps at least one" % (shape,))
