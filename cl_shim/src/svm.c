@@ -4,16 +4,18 @@
  * Rules for the destructors (pycl_svm_free, pycl_svm_mapping_free), which run
  * from the garbage collector at any time, interpreter exit included: no
  * Python, no blocking CL call (no clFinish, no clWaitForEvents, and no release
- * of a queue or context, whose last release may wait for the device), no
- * driver callbacks. What they drop goes to the pending list below; calls that
- * Python makes drain it, checking event status without waiting.
+ * of a queue or context, whose last release may wait for the device). What
+ * they drop goes to the pending list below; calls that Python makes drain it,
+ * reading completion flags without waiting. The one driver callback,
+ * free_done, only calls clSVMFree (what the driver itself would do) and sets
+ * a flag.
  *
  * PoCL 3.0 stores the svm_pointers array of clEnqueueSVMFree and reads it on
  * its worker thread when the command runs (3.1 copies it), although the spec
  * lets the caller reuse it at once: PyOpenCL passes a stack array and aborts
  * with "double free or corruption" at exit (QUIRKS.md). So each queued free
- * gets a heap array that the shim frees only after the command's event has
- * completed. This costs one small malloc per free; it can go when no
+ * gets a heap node holding the array, which the shim frees only after the
+ * command has run. This costs one small malloc per free; it can go when no
  * supported PoCL is older than 3.1. */
 #include <pthread.h>
 #include <stdlib.h>
@@ -24,13 +26,32 @@
 #define V20 PYCL_V(2, 0)
 #define V21 PYCL_V(2, 1)
 
-/* One pending item: a queued free (event and pointer array set) and/or
- * references to drop once it has completed. */
+/* A queued free. The driver calls free_done (clEnqueueSVMFree's
+ * pfn_free_func) when the command executes; it frees the memory with
+ * clSVMFree, as the driver would itself, and marks the node done. The shim
+ * frees the node (and with it the pointer array) at a later drain, after the
+ * callback has returned. A flag set by the command itself costs less than an
+ * event per free (an event to create, query and release: about 2 us each on
+ * PoCL, measured), and the callback neither blocks nor releases anything. */
+struct queued_free {
+    void *pointers[1];  /* handed to clEnqueueSVMFree; PoCL 3.0 reads it when the command runs */
+    cl_context context; /* for clSVMFree; kept alive by the pending item's queue reference */
+    int done;           /* set last by free_done */
+};
+
+static void free_done(cl_command_queue queue, cl_uint count, void **pointers, void *user_data)
+{
+    struct queued_free *node = user_data;
+    pycl_table_of(node->context)->clSVMFree(node->context, node->pointers[0]);
+    __atomic_store_n(&node->done, 1, __ATOMIC_RELEASE);
+}
+
+/* One pending item: a queued free (node set) and/or references to drop once
+ * it has completed. */
 struct pending {
-    cl_event event;         /* the free command; NULL: nothing to wait for */
-    void **pointers;        /* the array handed to clEnqueueSVMFree */
-    cl_command_queue queue; /* a reference to release */
-    cl_context context;     /* a reference to release */
+    struct queued_free *node; /* NULL: nothing to wait for */
+    cl_command_queue queue;   /* a reference to release */
+    cl_context context;       /* a reference to release */
 };
 
 static pthread_mutex_t svm_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -45,10 +66,10 @@ static const struct pycl_icd_dispatch *table(const void *object)
 }
 
 /* Under svm_lock. If the list cannot grow, the item is dropped: its
- * references leak and its array stays allocated, which is safe. */
-static void push_pending(cl_event event, void **pointers, cl_command_queue queue, cl_context context)
+ * references leak and its node stays allocated, which is safe. */
+static void push_pending(struct queued_free *node, cl_command_queue queue, cl_context context)
 {
-    if (!event && !pointers && !queue && !context)
+    if (!node && !queue && !context)
         return;
     if (pending_count == pending_capacity) {
         size_t capacity = pending_capacity ? 2 * pending_capacity : 64;
@@ -59,8 +80,7 @@ static void push_pending(cl_event event, void **pointers, cl_command_queue queue
         pending_capacity = capacity;
     }
     struct pending *p = &pending[pending_count++];
-    p->event = event;
-    p->pointers = pointers;
+    p->node = node;
     p->queue = queue;
     p->context = context;
 }
@@ -74,12 +94,12 @@ static int event_done(cl_event event)
     return status <= CL_COMPLETE; /* CL_COMPLETE (0) or an error */
 }
 
-/* Under svm_lock: finishes the frees that have completed (their arrays and
- * events go; non-blocking). With `take`, also moves every item that has
- * nothing left to wait for into *taken (the caller releases its references
- * outside the lock). Scans from the front and stops at the first running free
- * (an in-order queue completes in order), with a full scan whenever the list
- * has doubled, so the cost stays O(1) amortized. */
+/* Under svm_lock: frees the nodes of completed frees (no CL call). With
+ * `taken`, also moves every item that has nothing left to wait for into
+ * *taken (the caller releases its references outside the lock). Scans from
+ * the front and stops at the first running free (an in-order queue completes
+ * in order), with a full scan whenever the list has doubled, so the cost
+ * stays O(1) amortized. */
 static size_t settle(int full, struct pending **taken)
 {
     size_t n_taken = 0;
@@ -89,17 +109,15 @@ static size_t settle(int full, struct pending **taken)
     int running_seen = 0;
     for (size_t i = 0; i < pending_count; ++i) {
         struct pending p = pending[i];
-        if (p.event && !(running_seen && !full)) {
-            if (event_done(p.event)) {
-                table(p.event)->clReleaseEvent(p.event);
-                free(p.pointers);
-                p.event = NULL;
-                p.pointers = NULL;
+        if (p.node && !(running_seen && !full)) {
+            if (__atomic_load_n(&p.node->done, __ATOMIC_ACQUIRE)) {
+                free(p.node);
+                p.node = NULL;
             } else {
                 running_seen = 1;
             }
         }
-        if (!p.event && taken && *taken) {
+        if (!p.node && taken && *taken) {
             (*taken)[n_taken++] = p;
             continue;
         }
@@ -141,22 +159,28 @@ static size_t drain(int full)
 size_t pycl_svm_drain(int wait)
 {
     if (wait) {
-        /* Wait for each running free (their events may belong to several
-         * contexts, so one at a time), outside the lock. */
-        for (;;) {
-            cl_event event = NULL;
-            pthread_mutex_lock(&svm_lock);
-            settle(1, NULL);
-            for (size_t i = 0; i < pending_count && !event; ++i)
-                event = pending[i].event;
-            if (event)
-                table(event)->clRetainEvent(event);
-            pthread_mutex_unlock(&svm_lock);
-            if (!event)
-                break;
-            table(event)->clWaitForEvents(1, &event);
-            table(event)->clReleaseEvent(event);
+        /* clFinish each queue that has a running free, once (outside the
+         * lock; the retain keeps the queue valid meanwhile). A free whose
+         * command never runs (a failed wait list) stays pending. */
+        pthread_mutex_lock(&svm_lock);
+        size_t n = 0;
+        cl_command_queue *queues = malloc((pending_count + 1) * sizeof *queues);
+        for (size_t i = 0; queues && i < pending_count; ++i) {
+            cl_command_queue q = pending[i].node ? pending[i].queue : NULL;
+            size_t j = 0;
+            while (q && j < n && queues[j] != q)
+                ++j;
+            if (q && j == n) {
+                table(q)->clRetainCommandQueue(q);
+                queues[n++] = q;
+            }
         }
+        pthread_mutex_unlock(&svm_lock);
+        for (size_t j = 0; j < n; ++j) {
+            table(queues[j])->clFinish(queues[j]);
+            table(queues[j])->clReleaseCommandQueue(queues[j]);
+        }
+        free(queues);
     }
     return drain(1);
 }
@@ -167,21 +191,21 @@ size_t pycl_svm_leaked(void)
 }
 
 /* Under svm_lock. Enqueues the free of svm->ptr on `queue` after `wait_list`
- * and svm->after; the pending item owns the array and a reference to the
- * queue until the command completes: `queue_ref` (and `context_ref`, may be
+ * and svm->after; the pending item owns the node and a reference to the
+ * queue until the command has run: `queue_ref` (and `context_ref`, may be
  * NULL) if the caller hands its references over, else a new one. *event (may
- * be NULL) gets a reference of its own. On failure the caller keeps its
- * references. Never blocks. */
+ * be NULL) is the caller's. On failure the caller keeps its references.
+ * Never blocks. */
 static cl_int enqueue_free(struct pycl_svm *svm, cl_command_queue queue, cl_uint num_events, const cl_event *wait_list,
                            cl_event *event, cl_command_queue queue_ref, cl_context context_ref)
 {
     const struct pycl_icd_dispatch *t = table(queue);
-    void **pointers = malloc(sizeof *pointers);
+    struct queued_free *node = malloc(sizeof *node);
     cl_event small[16];
     cl_uint count = num_events + (svm->after ? 1 : 0);
     cl_event *all = count <= 16 ? small : malloc(count * sizeof *all);
-    if (!pointers || !all) {
-        free(pointers);
+    if (!node || !all) {
+        free(node);
         if (all != small)
             free(all);
         return CL_OUT_OF_HOST_MEMORY;
@@ -190,13 +214,14 @@ static cl_int enqueue_free(struct pycl_svm *svm, cl_command_queue queue, cl_uint
         memcpy(all, wait_list, num_events * sizeof *all);
     if (svm->after)
         all[num_events] = svm->after;
-    pointers[0] = svm->ptr;
-    cl_event done = NULL;
-    cl_int status = t->clEnqueueSVMFree(queue, 1, pointers, NULL, NULL, count, count ? all : NULL, &done);
+    node->pointers[0] = svm->ptr;
+    node->context = svm->context;
+    node->done = 0;
+    cl_int status = t->clEnqueueSVMFree(queue, 1, node->pointers, free_done, node, count, count ? all : NULL, event);
     if (all != small)
         free(all);
     if (status != CL_SUCCESS) {
-        free(pointers);
+        free(node);
         return status;
     }
     t->clFlush(queue); /* start it: nothing else may flush this queue */
@@ -204,11 +229,7 @@ static cl_int enqueue_free(struct pycl_svm *svm, cl_command_queue queue, cl_uint
         t->clRetainCommandQueue(queue);
         queue_ref = queue;
     }
-    push_pending(done, pointers, queue_ref, context_ref);
-    if (event) {
-        t->clRetainEvent(done);
-        *event = done;
-    }
+    push_pending(node, queue_ref, context_ref);
     svm->ptr = NULL;
     return CL_SUCCESS;
 }
@@ -237,8 +258,8 @@ static void destroy(struct pycl_svm *svm)
     }
     if (svm->after)
         table(svm->after)->clReleaseEvent(svm->after);
-    push_pending(NULL, NULL, queue_ref, context_ref);
-    push_pending(NULL, NULL, svm->after_queue, NULL);
+    push_pending(NULL, queue_ref, context_ref);
+    push_pending(NULL, svm->after_queue, NULL);
     free(svm);
 }
 
@@ -340,7 +361,7 @@ cl_int pycl_svm_bind(struct pycl_svm *svm, cl_command_queue queue)
     if (status == CL_SUCCESS && old != queue) {
         t->clRetainCommandQueue(queue);
         svm->queue = queue;
-        push_pending(NULL, NULL, old, NULL);
+        push_pending(NULL, old, NULL);
     }
     pthread_mutex_unlock(&svm_lock);
     drain(0);
@@ -451,7 +472,7 @@ cl_int pycl_svm_unmap(struct pycl_svm_mapping *mapping, cl_command_queue queue, 
         /* The free must wait for the unmap, whichever queue it is on. */
         t->clRetainCommandQueue(queue);
         pthread_mutex_lock(&svm_lock);
-        push_pending(NULL, NULL, mapping->queue, NULL);
+        push_pending(NULL, mapping->queue, NULL);
         pthread_mutex_unlock(&svm_lock);
         mapping->queue = queue;
     }
@@ -483,7 +504,7 @@ void pycl_svm_mapping_free(struct pycl_svm_mapping *mapping)
             /* The free, on whatever queue, waits for the unmap. */
             if (svm->after)
                 t->clReleaseEvent(svm->after);
-            push_pending(NULL, NULL, svm->after_queue, NULL);
+            push_pending(NULL, svm->after_queue, NULL);
             svm->after = mapping->unmap_event;
             svm->after_queue = mapping->queue;
             mapping->unmap_event = NULL;
@@ -493,7 +514,7 @@ void pycl_svm_mapping_free(struct pycl_svm_mapping *mapping)
     }
     if (mapping->unmap_event)
         t->clReleaseEvent(mapping->unmap_event);
-    push_pending(NULL, NULL, mapping->queue, NULL);
+    push_pending(NULL, mapping->queue, NULL);
     settle(0, NULL);
     pthread_mutex_unlock(&svm_lock);
     free(mapping);
