@@ -964,9 +964,11 @@ def set_kernel_exec_info(kernel, param, value):
     kernel._args[("exec_info", param)] = keep
 
 
-def pending_frees():
-    """How many shim-held SVM frees and references are pending (for tests)."""
-    return lib.pycl_svm_drain(0)
+def pending_frees(wait=False):
+    """Enqueue the shim's batched frees and say how many frees and dropped
+    references are still pending; ``wait=True`` first finishes the queues of
+    running frees (blocking). For tests."""
+    return lib.pycl_svm_drain(1 if wait else 0)
 
 
 # }}}

@@ -156,7 +156,7 @@ def test_allocation_context_manager_and_collection(svm_ctx):
     for _ in range(200):
         cl.SVMAllocation(ctx, 4096, 0, RW, queue)  # collected at once: queued frees
     queue.finish()
-    assert _svm.pending_frees() == 0
+    assert _svm.pending_frees(wait=True) == 0
 
 
 def test_zero_size_allocation(svm_ctx):
@@ -556,7 +556,7 @@ def test_dropped_map_is_unmapped_before_free(svm_ctx):
     del ary
     gc.collect()
     queue.finish()
-    assert _svm.pending_frees() == 0
+    assert _svm.pending_frees(wait=True) == 0
 
 
 def test_as_buffer(svm_ctx):

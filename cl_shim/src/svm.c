@@ -26,23 +26,30 @@
 #define V20 PYCL_V(2, 0)
 #define V21 PYCL_V(2, 1)
 
-/* A queued free. The driver calls free_done (clEnqueueSVMFree's
- * pfn_free_func) when the command executes; it frees the memory with
- * clSVMFree, as the driver would itself, and marks the node done. The shim
- * frees the node (and with it the pointer array) at a later drain, after the
- * callback has returned. A flag set by the command itself costs less than an
- * event per free (an event to create, query and release: about 2 us each on
- * PoCL, measured), and the callback neither blocks nor releases anything. */
+/* A queued free of one or more pointers. The driver calls free_done
+ * (clEnqueueSVMFree's pfn_free_func) when the command executes; it frees the
+ * memory with clSVMFree, as the driver would itself, and marks the node done.
+ * The shim frees the node (and with it the pointer array) at a later drain,
+ * after the callback has returned. A flag set by the command itself costs
+ * less than an event per free (an event to create, query and release: about
+ * 2 us each on PoCL, measured), and the callback neither blocks nor releases
+ * anything. */
+#define BATCH_POINTERS 64
+#define BATCH_BYTES ((size_t)4 << 20)
+
 struct queued_free {
-    void *pointers[1];  /* handed to clEnqueueSVMFree; PoCL 3.0 reads it when the command runs */
     cl_context context; /* for clSVMFree; kept alive by the pending item's queue reference */
-    int done;           /* set last by free_done */
+    cl_uint count;
+    int done; /* set last by free_done */
+    void *pointers[BATCH_POINTERS]; /* handed to clEnqueueSVMFree; PoCL 3.0 reads it when the command runs */
 };
 
 static void free_done(cl_command_queue queue, cl_uint count, void **pointers, void *user_data)
 {
     struct queued_free *node = user_data;
-    pycl_table_of(node->context)->clSVMFree(node->context, node->pointers[0]);
+    const struct pycl_icd_dispatch *t = pycl_table_of(node->context);
+    for (cl_uint i = 0; i < node->count; ++i)
+        t->clSVMFree(node->context, node->pointers[i]);
     __atomic_store_n(&node->done, 1, __ATOMIC_RELEASE);
 }
 
@@ -156,8 +163,13 @@ static size_t drain(int full)
     return left;
 }
 
+static void flush_batches(void);
+
 size_t pycl_svm_drain(int wait)
 {
+    pthread_mutex_lock(&svm_lock);
+    flush_batches();
+    pthread_mutex_unlock(&svm_lock);
     if (wait) {
         /* clFinish each queue that has a running free, once (outside the
          * lock; the retain keeps the queue valid meanwhile). A free whose
@@ -216,6 +228,7 @@ static cl_int enqueue_free(struct pycl_svm *svm, cl_command_queue queue, cl_uint
         all[num_events] = svm->after;
     node->pointers[0] = svm->ptr;
     node->context = svm->context;
+    node->count = 1;
     node->done = 0;
     cl_int status = t->clEnqueueSVMFree(queue, 1, node->pointers, free_done, node, count, count ? all : NULL, event);
     if (all != small)
@@ -234,6 +247,84 @@ static cl_int enqueue_free(struct pycl_svm *svm, cl_command_queue queue, cl_uint
     return CL_SUCCESS;
 }
 
+/* Collected allocations of one queue are freed together: the free of each
+ * goes into its queue's batch, which is enqueued as one clEnqueueSVMFree when
+ * it holds BATCH_POINTERS pointers or BATCH_BYTES bytes, or when Python calls
+ * pycl_svm_drain. Enqueuing later than the release is always safe (the free
+ * still follows every command enqueued before it); one command per 64 frees
+ * instead of one each spares the driver's worker a wake-up per free, which is
+ * most of the cost of a collected allocation on PoCL. At most BATCH_BYTES per
+ * queue wait this way. */
+#define MAX_BATCHES 8
+
+struct batch {
+    cl_command_queue queue;   /* retained by the batch; NULL: slot free */
+    cl_context context;       /* retained by the batch */
+    struct queued_free *node; /* the pointers gathered so far */
+    size_t bytes;
+};
+
+static struct batch batches[MAX_BATCHES];
+
+/* Under svm_lock. Enqueues the batch's free; the pending item takes the
+ * batch's references. Never blocks. */
+static void flush_batch(struct batch *b)
+{
+    const struct pycl_icd_dispatch *t = table(b->queue);
+    struct queued_free *node = b->node;
+    cl_int status = t->clEnqueueSVMFree(b->queue, node->count, node->pointers, free_done, node, 0, NULL, NULL);
+    if (status == CL_SUCCESS) {
+        t->clFlush(b->queue);
+        push_pending(node, b->queue, b->context);
+    } else {
+        __atomic_add_fetch(&leaked_frees, node->count, __ATOMIC_RELAXED); /* never free under running work */
+        free(node);
+        push_pending(NULL, b->queue, b->context);
+    }
+    memset(b, 0, sizeof *b);
+}
+
+static void flush_batches(void)
+{
+    for (int i = 0; i < MAX_BATCHES; ++i)
+        if (batches[i].queue)
+            flush_batch(&batches[i]);
+}
+
+/* Under svm_lock. Adds svm->ptr to its queue's batch; 0 if no batch could be
+ * had (the caller enqueues the free alone). */
+static int batch_free(struct pycl_svm *svm)
+{
+    struct batch *b = NULL;
+    for (int i = 0; i < MAX_BATCHES && !b; ++i)
+        if (batches[i].queue == svm->queue)
+            b = &batches[i];
+    for (int i = 0; i < MAX_BATCHES && !b; ++i) {
+        if (!batches[i].queue) {
+            struct queued_free *node = malloc(sizeof *node);
+            if (!node)
+                return 0;
+            node->context = svm->context;
+            node->count = 0;
+            node->done = 0;
+            b = &batches[i];
+            b->node = node;
+            b->bytes = 0;
+            b->queue = svm->queue;
+            b->context = svm->context;
+            table(svm->queue)->clRetainCommandQueue(svm->queue);
+            table(svm->context)->clRetainContext(svm->context);
+        }
+    }
+    if (!b)
+        return 0;
+    b->node->pointers[b->node->count++] = svm->ptr;
+    b->bytes += svm->size;
+    if (b->node->count == BATCH_POINTERS || b->bytes >= BATCH_BYTES)
+        flush_batch(b);
+    return 1;
+}
+
 /* Under svm_lock, when the last reference goes: free the memory (queued on
  * the bound queue, or on the queue of a still-running implicit unmap, else at
  * once) and hand the references to the pending list. Never blocks. */
@@ -245,7 +336,9 @@ static void destroy(struct pycl_svm *svm)
         cl_command_queue queue = svm->queue;
         if (!queue && svm->after && !event_done(svm->after))
             queue = svm->after_queue;
-        if (queue) {
+        if (queue && queue == svm->queue && !svm->after && batch_free(svm)) {
+            /* in the batch; the allocation's references go to the pending list below */
+        } else if (queue) {
             /* The pending free takes the allocation's own references over. */
             if (enqueue_free(svm, queue, 0, NULL, NULL, queue_ref, context_ref) == CL_SUCCESS)
                 queue_ref = NULL, context_ref = NULL;

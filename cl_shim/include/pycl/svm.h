@@ -43,10 +43,12 @@ cl_int pycl_svm_bind(struct pycl_svm *svm, cl_command_queue queue);
 /* Unbinds: clFinish on the old queue (blocking), which is then dropped. */
 cl_int pycl_svm_unbind(struct pycl_svm *svm);
 
-/* The shim's pending work: frees still running and queue/context references
- * that destructors dropped. pycl_svm_drain releases what has completed;
- * wait != 0 first waits for every pending free (blocking). Returns how many
- * entries remain. */
+/* The shim's pending work: frees gathered in per-queue batches (the frees of
+ * collected allocations are enqueued 64 at a time, or per 4 MiB), frees still
+ * running, and queue/context references that destructors dropped.
+ * pycl_svm_drain enqueues the batches and releases what has completed;
+ * wait != 0 first finishes the queues of the running frees (blocking).
+ * Returns how many entries remain. */
 size_t pycl_svm_drain(int wait);
 /* Frees whose clEnqueueSVMFree failed in a destructor (memory leaked rather
  * than freed under running commands). For tests. */
