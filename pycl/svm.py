@@ -83,6 +83,7 @@ _smf = _constants.svm_mem_flags
 _caps = _constants.device_svm_capabilities
 _map = _constants.map_flags
 _MAP_FLAGS = _map.READ | _map.WRITE | _map.WRITE_INVALIDATE_REGION
+_VALID_MAP_FLAGS = frozenset([_map.READ, _map.WRITE, _map.READ | _map.WRITE, _map.WRITE_INVALIDATE_REGION])
 _KNOWN_SVM_FLAGS = _smf.READ_WRITE | _smf.WRITE_ONLY | _smf.READ_ONLY | _smf.SVM_FINE_GRAIN_BUFFER | _smf.SVM_ATOMICS
 _MIGRATION_FLAGS = _constants.mem_migration_flags.HOST | _constants.mem_migration_flags.CONTENT_UNDEFINED
 _OUT_OF_ORDER = _constants.command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABLE
@@ -276,7 +277,7 @@ class SVMPointer:
         ``SVMMap`` whose array has ``size`` bytes. With ``is_blocking=False``
         wait for ``SVMMap.event`` before touching the array."""
         routine = "SVMPointer.map"
-        ptr, total, _ = self._pointer(routine)
+        ptr, total, alloc = self._pointer(routine)
         if size is None:
             if total is None:
                 raise logic_error(routine, "the size of %r is unknown: pass size" % self)
@@ -285,7 +286,7 @@ class SVMPointer:
             size = _int_arg(size, "size", routine)
             if total is not None and size > total:
                 raise logic_error(routine, "size = %d exceeds the %d bytes of %r" % (size, total, self))
-        mapping, event = self._enqueue_map(queue, flags, is_blocking, wait_for, ptr, size, routine)
+        mapping, event = self._enqueue_map(queue, flags, is_blocking, wait_for, ptr, size, alloc, routine)
         return SVMMap._make(self, self._bytes_array(ptr, size), queue, event, mapping)
 
     def map_ro(self, queue, *, is_blocking=True, wait_for=None, size=None):
@@ -296,14 +297,20 @@ class SVMPointer:
         """Like ``map`` with ``map_flags.READ | map_flags.WRITE``."""
         return self.map(queue, flags=_map.READ | _map.WRITE, is_blocking=is_blocking, wait_for=wait_for, size=size)
 
-    def _enqueue_map(self, queue, flags, is_blocking, wait_for, ptr, size, routine):
+    def _enqueue_map(self, queue, flags, is_blocking, wait_for, ptr, size, alloc, routine):
         q = _svm_queue(queue, routine)
-        flags = _int_arg(flags, "flags", routine)
-        if not flags or flags & ~_MAP_FLAGS:
-            raise logic_error(routine, "flags = 0x%x is not a combination of map_flags" % flags)
-        if flags & _map.WRITE_INVALIDATE_REGION and flags & (_map.READ | _map.WRITE):
+        if type(flags) is not int:
+            flags = _int_arg(flags, "flags", routine)
+        if flags not in _VALID_MAP_FLAGS:
+            if not flags or flags & ~_MAP_FLAGS:
+                raise logic_error(routine, "flags = 0x%x is not a combination of map_flags" % flags)
             raise logic_error(routine, "WRITE_INVALIDATE_REGION excludes READ and WRITE")
-        owner = self._owner_record(queue, routine)
+        if alloc is None:
+            owner = ffi.NULL
+        elif alloc._context._ptr != queue._context._ptr:
+            raise logic_error(routine, "%r belongs to another context than the queue" % alloc, lib.CL_INVALID_CONTEXT)
+        else:
+            owner = alloc._live()
         count, events = wait_list(wait_for, routine)
         out = ffi.new("cl_event *")
         mapping = ffi.new("struct pycl_svm_mapping **")
@@ -313,16 +320,6 @@ class SVMPointer:
         if status:
             check(status, "clEnqueueSVMMap", "%d bytes at 0x%x" % (size, ptr))
         return ffi.gc(mapping[0], lib.pycl_svm_mapping_free), Event._wrap(out[0])
-
-    def _owner_record(self, queue, routine):
-        """The shim record of the owning allocation (NULL if none), after
-        checking it belongs to the queue's context."""
-        alloc = self._pointer(routine)[2]
-        if alloc is None:
-            return ffi.NULL
-        if queue is not None and alloc._context._ptr != queue._context._ptr:
-            raise logic_error(routine, "%r belongs to another context than the queue" % alloc, lib.CL_INVALID_CONTEXT)
-        return alloc._live()
 
     def as_buffer(self, ctx, *, flags=None, size=None):
         """A ``Buffer`` over this memory (``mem_flags``, default READ_WRITE |
@@ -618,8 +615,8 @@ class SVM(SVMPointer):
     def map(self, queue, flags, is_blocking=True, wait_for=None):
         """Map all of ``mem``; the ``SVMMap``'s array is ``mem`` itself."""
         routine = "SVM.map"
-        ptr, size, _ = self._pointer(routine)
-        mapping, event = self._enqueue_map(queue, flags, is_blocking, wait_for, ptr, size, routine)
+        ptr, size, alloc = self._pointer(routine)
+        mapping, event = self._enqueue_map(queue, flags, is_blocking, wait_for, ptr, size, alloc, routine)
         return SVMMap._make(self, self.mem, queue, event, mapping)
 
     def map_ro(self, queue, is_blocking=True, wait_for=None):

@@ -332,6 +332,10 @@ static void destroy(struct pycl_svm *svm)
 {
     cl_command_queue queue_ref = svm->queue;
     cl_context context_ref = svm->context;
+    if (svm->after && event_done(svm->after)) {
+        table(svm->after)->clReleaseEvent(svm->after);
+        svm->after = NULL;
+    }
     if (svm->ptr) {
         cl_command_queue queue = svm->queue;
         if (!queue && svm->after && !event_done(svm->after))
@@ -593,8 +597,9 @@ void pycl_svm_mapping_free(struct pycl_svm_mapping *mapping)
     struct pycl_svm *svm = mapping->svm;
     if (svm) {
         --svm->maps;
-        if (mapping->unmap_event) {
-            /* The free, on whatever queue, waits for the unmap. */
+        if (mapping->unmap_event && mapping->queue != svm->queue) {
+            /* The free, on another queue or none, waits for the unmap (on
+             * the bound in-order queue it follows the unmap anyway). */
             if (svm->after)
                 t->clReleaseEvent(svm->after);
             push_pending(NULL, svm->after_queue, NULL);
