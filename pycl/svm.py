@@ -47,6 +47,7 @@ Differences from PyOpenCL (docs/differences.md has the reasons):
 
 import gc
 import warnings
+import weakref
 
 import numpy as np
 
@@ -93,6 +94,7 @@ _ALIGNMENTS = frozenset([0] + [1 << i for i in range(8)])
 _new, _gc, _SVM_OUT = ffi.new, ffi.gc, ffi.typeof("struct pycl_svm **")
 _svm_alloc, _svm_free = lib.pycl_svm_alloc, lib.pycl_svm_free
 _ALLOCATION_FAILURE = lib.CL_MEM_OBJECT_ALLOCATION_FAILURE
+_UINT8 = np.dtype(np.uint8)
 _EMPTY = ffi.new("char[1]")  # the data pointer of empty arrays (PyPy's numpy refuses NULL)
 _EMPTY_PTR = int(ffi.cast("uintptr_t", _EMPTY))
 
@@ -227,13 +229,15 @@ def _in_order_queue(queue, context, routine, in_order=True):
 
 
 class _ArrayBase:
-    """The ``.base`` of an array over SVM memory: holds the SVM object."""
+    """The ``.base`` of an array over SVM memory: holds the SVM object (for
+    an SVMAllocation: its shim record, and a weak reference to it)."""
 
-    __slots__ = ("__array_interface__", "svm")
+    __slots__ = ("__array_interface__", "svm", "allocation")
 
-    def __init__(self, svm, interface):
+    def __init__(self, svm, interface, allocation=None):
         self.svm = svm
         self.__array_interface__ = interface
+        self.allocation = allocation
 
 
 class SVMPointer:
@@ -269,7 +273,7 @@ class SVMPointer:
         return self._bytes_array(ptr, size)
 
     def _bytes_array(self, ptr, size):
-        interface = array_interface(ptr if size else _EMPTY_PTR, (size,), np.dtype(np.uint8), None)
+        interface = array_interface(ptr if size else _EMPTY_PTR, (size,), _UINT8, None)
         return np.asarray(_ArrayBase(self, interface))
 
     def map(self, queue, *, flags, is_blocking=True, wait_for=None, size=None):
@@ -368,7 +372,7 @@ class SVMAllocation(SVMPointer, Handle):
     ``==``/hash by pointer, ``release``, ``enqueue_release``,
     ``bind_to_queue``, ``unbind_from_queue``, ``with``."""
 
-    __slots__ = ("_size", "_context", "_queue", "__array_interface__")
+    __slots__ = ("_size", "_context", "_queue", "_full", "__array_interface__")
     _invalid_code = lib.CL_INVALID_VALUE
 
     def __init__(self, context, size, alignment, flags, queue=None):
@@ -427,6 +431,7 @@ class SVMAllocation(SVMPointer, Handle):
         self._size = size
         self._context = context
         self._queue = queue
+        self._full = None
 
     def _pointer(self, routine):
         if self._handle is None:
@@ -438,6 +443,18 @@ class SVMAllocation(SVMPointer, Handle):
         if self._handle is None:
             raise self._released_error("SVMAllocation.svm_ptr")
         return self._ptr
+
+    def _bytes_array(self, ptr, size):
+        # One uint8 array over the whole allocation, made once (numpy's
+        # __array_interface__ path costs microseconds, on PyPy the most);
+        # buf and maps hand out views. Its base holds the shim record, not
+        # this object, so there is no reference cycle and collection stays
+        # prompt; a live view keeps the memory allocated.
+        full = self._full
+        if full is None:
+            interface = array_interface(ptr if self._size else _EMPTY_PTR, (self._size,), _UINT8, None)
+            full = self._full = np.asarray(_ArrayBase(self._handle, interface, weakref.ref(self)))
+        return full.view() if size == self._size else full[:size]
 
     @property
     def size(self):
@@ -569,6 +586,8 @@ def _find_allocation(obj):
         if isinstance(obj, SVMAllocation):
             return obj
         if isinstance(obj, _ArrayBase):
+            if obj.allocation is not None:
+                return obj.allocation()  # None once collected: the array alone keeps the memory
             obj = obj.svm
             if isinstance(obj, SVM):
                 return obj._alloc

@@ -673,3 +673,28 @@ def test_kernel_exec_info_indirect_pointers(svm_ctx):
 
 
 # }}}
+
+
+def test_buf_keeps_memory_and_finds_its_allocation(svm_ctx):
+    ctx, queue = svm_ctx
+    if not has_fine(ctx.devices[0]):
+        pytest.skip("%s has no fine-grain SVM (direct host access)" % ctx.devices[0].name)
+    a = cl.SVMAllocation(ctx, 4096, 0, FINE, queue)
+    view = a.buf
+    assert view.shape == (4096,) and view.ctypes.data == a.svm_ptr
+    tag = cl.SVM(view[100:200])
+    assert tag.svm_ptr == a.svm_ptr + 100
+    model = host_data(4096, 13)
+    view[:] = model
+    del a  # the view keeps the memory: no queued free yet
+    gc.collect()
+    others = [cl.SVMAllocation(ctx, 4096, 0, FINE, queue) for _ in range(16)]
+    for other in others:
+        cl.enqueue_svm_memfill(queue, other, np.uint8(0xEE))
+    queue.finish()
+    np.testing.assert_array_equal(view, model)
+    b = cl.SVMAllocation(ctx, 64, 0, FINE, queue)
+    tag = cl.SVM(b.buf)
+    b.release()
+    with pytest.raises(cl.LogicError, match="was released"):
+        cl.enqueue_svm_memfill(queue, tag, np.uint8(1))
