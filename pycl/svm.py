@@ -93,6 +93,9 @@ _MAX_ALIGNMENT = 128  # clSVMAlloc: at most the size of the largest data type
 _ALIGNMENTS = frozenset([0] + [1 << i for i in range(8)])
 _new, _gc, _SVM_OUT = ffi.new, ffi.gc, ffi.typeof("struct pycl_svm **")
 _svm_alloc, _svm_free = lib.pycl_svm_alloc, lib.pycl_svm_free
+_svm_map, _svm_unmap, _svm_mapping_free = lib.pycl_svm_map, lib.pycl_svm_unmap, lib.pycl_svm_mapping_free
+_release = ffi.release
+_EVENT_OUT, _MAPPING_OUT = ffi.typeof("cl_event *"), ffi.typeof("struct pycl_svm_mapping **")
 _ALLOCATION_FAILURE = lib.CL_MEM_OBJECT_ALLOCATION_FAILURE
 _UINT8 = np.dtype(np.uint8)
 _EMPTY = ffi.new("char[1]")  # the data pointer of empty arrays (PyPy's numpy refuses NULL)
@@ -302,7 +305,10 @@ class SVMPointer:
         return self.map(queue, flags=_map.READ | _map.WRITE, is_blocking=is_blocking, wait_for=wait_for, size=size)
 
     def _enqueue_map(self, queue, flags, is_blocking, wait_for, ptr, size, alloc, routine):
-        q = _svm_queue(queue, routine)
+        if alloc is None or type(queue) is not CommandQueue or queue._handle is None:
+            q = _svm_queue(queue, routine)
+        else:
+            q = queue._handle  # the allocation's context has SVM; the context check follows
         if type(flags) is not int:
             flags = _int_arg(flags, "flags", routine)
         if flags not in _VALID_MAP_FLAGS:
@@ -316,14 +322,14 @@ class SVMPointer:
         else:
             owner = alloc._live()
         count, events = wait_list(wait_for, routine)
-        out = ffi.new("cl_event *")
-        mapping = ffi.new("struct pycl_svm_mapping **")
-        status = lib.pycl_svm_map(
+        out = _new(_EVENT_OUT)
+        mapping = _new(_MAPPING_OUT)
+        status = _svm_map(
             q, 1 if is_blocking else 0, flags, owner, ffi.cast("void *", ptr), size, count, events, out, mapping
         )
         if status:
             check(status, "clEnqueueSVMMap", "%d bytes at 0x%x" % (size, ptr))
-        return ffi.gc(mapping[0], lib.pycl_svm_mapping_free), Event._wrap(out[0])
+        return _gc(mapping[0], _svm_mapping_free), Event._wrap(out[0])
 
     def as_buffer(self, ctx, *, flags=None, size=None):
         """A ``Buffer`` over this memory (``mem_flags``, default READ_WRITE |
@@ -683,26 +689,29 @@ class SVMMap:
     def release(self, queue=None, wait_for=None):
         """Enqueue the unmap on ``queue`` (default: the map's) after
         ``wait_for``; returns its Event."""
+        out = _new(_EVENT_OUT)
+        self._unmap(queue, wait_for, out)
+        return Event._wrap(out[0])
+
+    def _unmap(self, queue, wait_for, out):
         routine = "SVMMap.release"
         mapping = self._mapping
         if mapping is None:
             raise logic_error(routine, "this SVMMap was already released (unmapped)")
         q = ffi.NULL if queue is None else _transfer.queue_handle(queue, routine)
         count, events = wait_list(wait_for, routine)
-        out = ffi.new("cl_event *")
-        status = lib.pycl_svm_unmap(mapping, q, count, events, out)
+        status = _svm_unmap(mapping, q, count, events, out)
         if status:
             check(status, "clEnqueueSVMUnmap")
         self._mapping = None
-        ffi.release(mapping)
-        return Event._wrap(out[0])
+        _release(mapping)
 
     def __enter__(self):
         return self.array
 
     def __exit__(self, exc_type, exc_value, traceback):
         if self._mapping is not None:
-            self.release()
+            self._unmap(None, None, ffi.NULL)  # nobody sees the event: none is made
 
     def __repr__(self):
         return "<pycl.SVMMap of %r, %s>" % (self.svm, "released" if self._mapping is None else "mapped")
