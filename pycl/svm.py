@@ -498,9 +498,10 @@ class SVMAllocation(SVMPointer, Handle):
         record = self._handle
         if record is None:
             raise self._released_error("SVMAllocation.release")
-        self._check_unmapped(record, "SVMAllocation.release")
+        if record.maps:
+            self._check_unmapped(record, "SVMAllocation.release")
         self._handle = None
-        ffi.release(record)
+        _release(record)
 
     def enqueue_release(self, queue=None, wait_for=None):
         """Enqueue the free on ``queue`` (default: the bound queue) after
