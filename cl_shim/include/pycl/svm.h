@@ -8,10 +8,12 @@
  * retained in-order queue its free is enqueued on. Its references are the
  * Python owner (SVMAllocation, whose ffi.gc destructor is pycl_svm_free) and
  * every live mapping (pycl_svm_mapping); the memory is freed when the last one
- * goes, on the bound queue with clEnqueueSVMFree, else at once with clSVMFree.
+ * goes, on the bound queue with clEnqueueSVMFree (collected allocations in
+ * per-queue batches, see pycl_svm_drain), else at once with clSVMFree.
  * Destructors never block and never release a queue or a context themselves:
  * what they drop goes to a pending list that later (Python-initiated) shim
- * calls drain, checking event status without waiting. */
+ * calls drain, reading completion flags that the free commands set, without
+ * waiting. */
 
 struct pycl_svm {
     uintptr_t address;      /* the pointer as allocated (0 for size 0), an int for Python */
