@@ -264,6 +264,9 @@ def get_supported_image_formats(context, flags, image_type):
     require_images(context, routine)
     check_flags(flags, routine)
     image_type = _image_type_arg(image_type, routine)
+    # Only the kernel-access bits decide format support; NVIDIA's OpenCL (CUDA
+    # 13.0) rejects host-access and host-pointer bits here with CL_INVALID_VALUE.
+    flags &= _QUERY_FLAGS
     count = ffi.new("cl_uint *")
     status = lib.pycl_image_get_supported_formats(handle, flags, image_type, 0, ffi.NULL, count)
     if status:
@@ -274,6 +277,8 @@ def get_supported_image_formats(context, flags, image_type):
         check(status, "clGetSupportedImageFormats")
     return [_format_from_struct(formats[i]) for i in range(count[0])]
 
+
+_QUERY_FLAGS = _mf.READ_WRITE | _mf.WRITE_ONLY | _mf.READ_ONLY | _mf.KERNEL_READ_AND_WRITE
 
 # (device handles, access flags, image type) -> frozenset of (order, type)
 _supported_cache = {}

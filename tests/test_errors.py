@@ -127,7 +127,8 @@ def test_forced_1_2_mode(tmp_path):
     assert len(unavailable) == len(devices)
     for line, device in zip(unavailable, devices):
         assert "clSVMAlloc needs OpenCL 2.0; device %r reports OpenCL 1.2" % device.name in line
-        if device.cl_version > (1, 2):
+        reported = tuple(int(x) for x in device.version.split()[1].split(".")[:2])
+        if reported > (1, 2):
             assert line.endswith("(capped by PYCL_FORCE_CL_VERSION)")
         else:
             assert "capped" not in line

@@ -377,7 +377,8 @@ def test_svm_pool(ctx_factory):
     c = pool.allocate(1001)
     assert c.svm_ptr == ptr and pool.stats()["hits"] == 1
     del b, c, mapped
-    gc.collect()
+    for _ in range(3):  # PyPy may need several passes to clear weak references
+        gc.collect()
     assert pool.active_blocks == 0 and pool.held_blocks == 2
     pool.free_held()
     assert pool.managed_bytes == 0

@@ -17,22 +17,27 @@ def test_releases_wait_for_younger_siblings(ctx_factory):
     other = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 8 * align)
     subs = [buf[i * align : (i + 2) * align] for i in range(5)]
     unrelated = other[0:align]  # younger, but of another parent: no effect
-    base = buf.reference_count  # the parent, retained once by each live sub-buffer
+    # A second reference to each sub-buffer shows when the first one goes.
+    twins = [cl.Buffer.from_int_ptr(sub.int_ptr) for sub in subs]
+
+    def destroyed_by_owner():
+        return [twin.reference_count == 1 for twin in twins]
+
+    assert destroyed_by_owner() == [False] * 5
     subs[0].release()
     subs[2].release()
-    assert buf.reference_count == base  # both wait: younger siblings live
+    assert destroyed_by_owner() == [False] * 5  # both wait: younger siblings live
     subs[4].release()
-    assert buf.reference_count == base - 1
+    assert destroyed_by_owner() == [False, False, False, False, True]
     subs[3].release()  # now 3 and the waiting 2 go
-    assert buf.reference_count == base - 3
+    assert destroyed_by_owner() == [False, False, True, True, True]
     subs[1].release()  # 1 and the waiting 0 go
-    assert buf.reference_count == base - 5
-    # A second owner of a sub-buffer (from_int_ptr) releases at once.
+    assert destroyed_by_owner() == [True] * 5
+    # A second owner's release is immediate.
     sub = buf[0:align]
     twin = cl.Buffer.from_int_ptr(sub.int_ptr)
-    count = sub.reference_count
     twin.release()
-    assert sub.reference_count == count - 1
+    assert sub.reference_count == 1
     unrelated.release()
 
 
