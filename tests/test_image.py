@@ -399,6 +399,11 @@ def test_non_blocking_read_keeps_ward(cq):
 @pytest.mark.parametrize("kind", list(TYPES))
 def test_buffer_image_copies(cq, kind):
     ctx, queue = cq
+    if kind == "1d_array" and ctx.devices[0].platform.name == "NVIDIA CUDA":
+        pytest.skip(
+            "NVIDIA OpenCL (CUDA 13.0) refuses buffer<->1D image array copies past layer 0 with "
+            "CL_INVALID_VALUE (docs/quirks.md)"
+        )
     fmt = cl.ImageFormat(co.RGBA, ct.SIGNED_INT16)
     img = make_image(ctx, kind, fmt)
     rng = np.random.default_rng(11)
@@ -412,8 +417,7 @@ def test_buffer_image_copies(cq, kind):
     region = tuple(n - n // 3 for n in img.shape)
     o3, r3 = origin + (0,) * (3 - dims), region + (1,) * (3 - dims)
     nbytes = r3[0] * r3[1] * r3[2] * 8
-    # buffer -> image at offset 16 (NVIDIA, CUDA 13.0, refuses offsets that are
-    # not a multiple of the pixel size for 1D image arrays)
+    # buffer -> image at offset 16
     ev = cl.enqueue_copy(queue, img, buf, offset=16, origin=origin, region=region)
     assert type(ev) is cl.Event
     model[o3[2] : o3[2] + r3[2], o3[1] : o3[1] + r3[1], o3[0] : o3[0] + r3[0]] = (
