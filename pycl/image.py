@@ -626,8 +626,7 @@ class Image(MemoryObject):
                 "%s image of shape %r, format %r, flags %s"
                 % (_mot.to_string(image_type), shape, format, _mf.to_string(flags, "0x%x")),
             )
-        nbytes = element * extent[0] * extent[1] * extent[2]
-        self._adopt(raw[0], nbytes)
+        self._adopt(raw[0])
         if not flags & (_mf.READ_WRITE | _mf.WRITE_ONLY | _mf.READ_ONLY):
             flags |= _mf.READ_WRITE
         # CL_MEM_SIZE (driver-specific padding included) is queried on first use.

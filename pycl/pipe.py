@@ -84,7 +84,7 @@ class Pipe(MemoryObject):
         status = lib.pycl_pipe_create(handle, flags, packet_size, max_packets, ffi.NULL, raw)
         if status:
             check(status, "clCreatePipe", "packet_size %d, max_packets %d" % (packet_size, max_packets))
-        self._adopt(raw[0], packet_size * max_packets)
+        self._adopt(raw[0])
         if not flags & _mf.READ_WRITE:
             flags |= _mf.READ_WRITE
         self._set_cache(_info.query(self, "mem", _constants.mem_info.SIZE), flags, _PIPE, context)

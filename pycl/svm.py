@@ -432,7 +432,7 @@ class SVMAllocation(SVMPointer, Handle):
                 raise MemoryError("clSVMAlloc", status, what + " (returned NULL, also after a garbage collection)")
             check(status, "clSVMAlloc", what)
         record = out[0]
-        self._handle = _gc(record, _svm_free, size)
+        self._handle = _gc(record, _svm_free)  # no size: see MemoryObject._adopt
         self._ptr = record.address
         self._size = size
         self._context = context
