@@ -7,7 +7,7 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
-SOURCES = build_ffi.py setup.py pyproject.toml $(wildcard cl_shim/include/*.h cl_shim/include/pycl/*.h cl_shim/src/*.[ch])
+SOURCES = build_ffi.py pycl/build_ffi.py setup.py pyproject.toml $(wildcard cl_shim/include/*.h cl_shim/include/pycl/*.h cl_shim/src/*.[ch])
 # PoCL writes a kernel cache at every context creation (QUIRKS.md).
 export POCL_CACHE_DIR ?= $(shell mktemp -d -t pycl-pocl-cache-XXXXXX)
 

@@ -51,6 +51,7 @@ from pycl.svm import (
     svm_empty,
     svm_empty_like,
 )
+from pycl.embed import dispatcher, dispatcher_address, get_include
 from pycl import characterize, cltypes, tools
 
 __all__ = [
@@ -117,4 +118,7 @@ __all__ = [
     "set_kernel_exec_info",
     "svm_empty",
     "svm_empty_like",
+    "get_include",
+    "dispatcher",
+    "dispatcher_address",
 ] + list(_constant_names)

@@ -1,6 +1,6 @@
 /* pycl's C shim: an OpenCL ICD loader and dispatcher with one status
  * convention. This umbrella header is what C code includes; the area files
- * below are also read, in this order, by build_ffi.py as cffi declarations. */
+ * below are also read, in this order, by pycl/build_ffi.py as cffi declarations. */
 #ifndef PYCL_SHIM_H
 #define PYCL_SHIM_H
 
@@ -18,6 +18,7 @@ extern "C" {
 #include "pycl/memory.h"
 #include "pycl/svm.h"
 #include "pycl/image.h"
+#include "pycl/embed.h"
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,113 @@
+"""cffi API-mode builder for pycl's compiled module, ``pycl._lib``.
+
+The declarations are the shim's own area headers, read in the order below
+(types first: later files use them). They are plain C that both the C
+compiler and cffi's parser accept, so the Python side and the shim can never
+disagree about a prototype. No system OpenCL headers are involved.
+
+Two uses:
+
+- building pycl: setuptools runs the repository's top-level ``build_ffi.py``,
+  which executes this file by path (``import pycl`` cannot work before
+  ``pycl._lib`` exists) and hands ``ffibuilder`` to ``cffi_modules``. The C
+  sources are ``cl_shim/src/*.c``, named relative to the repository root as
+  setuptools wants.
+- another cffi project's build script, after pycl is installed::
+
+      import pycl
+      from pycl.build_ffi import ffibuilder as pycl_ffibuilder
+
+      ffibuilder = cffi.FFI()
+      ffibuilder.include(pycl_ffibuilder)  # pycl's types, constants, struct pycl_dispatcher
+      ffibuilder.set_source("mymod", '#include "pycl_shim.h"', include_dirs=[pycl.get_include()])
+
+  The headers come from ``pycl.get_include()``'s folder; no C source is
+  needed (the including module calls the shim through ``pycl.dispatcher()``).
+
+Keep this file importable on its own (no ``pycl`` imports), cffi 1.15 and
+Python 3.9.
+"""
+
+import os
+
+from cffi import FFI
+
+PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(PACKAGE_DIR)
+# The repository's headers and sources (a checkout or an editable install).
+REPO_INCLUDE_DIR = os.path.join(ROOT, "cl_shim", "include")
+SOURCE_DIR = os.path.join(ROOT, "cl_shim", "src")
+# The copy setup.py ships inside the installed package (build_py).
+PACKAGE_INCLUDE_DIR = os.path.join(PACKAGE_DIR, "include")
+
+
+def include_dir():
+    """The folder holding ``pycl_shim.h``: the repository's ``cl_shim/include``
+    when this file sits in a checkout, else the installed ``pycl/include``.
+    ``pycl.get_include()`` answers the same (tests/test_embed.py checks)."""
+    if os.path.isfile(os.path.join(REPO_INCLUDE_DIR, "pycl_shim.h")):
+        return REPO_INCLUDE_DIR
+    return PACKAGE_INCLUDE_DIR
+
+
+INCLUDE_DIR = include_dir()
+
+# Order matters: each file may use the types of the files before it.
+DECLARATION_FILES = [
+    "types.h",
+    "constants.h",
+    "loader.h",
+    "runtime.h",
+    "memory.h",
+    "svm.h",
+    "image.h",
+    "embed.h",
+]
+SOURCE_FILES = ["loader.c", "errors.c", "runtime.c", "memory.c", "svm.c", "image.c", "embed.c"]
+
+# Python-side callbacks the shim's C functions can be handed.
+PYTHON_CALLBACKS = """
+extern "Python" void pycl_event_callback(cl_event, cl_int, void *);
+"""
+
+
+def read_declarations(include=None):
+    """The area headers under ``include`` (default: ``INCLUDE_DIR``) as one cdef text."""
+    parts = []
+    for name in DECLARATION_FILES:
+        with open(os.path.join(include or INCLUDE_DIR, "pycl", name)) as f:
+            parts.append(f.read())
+    return "\n".join(parts)
+
+
+def _source_args():
+    """set_source's paths: relative to the repository root when building from
+    it (setuptools rejects absolute source paths); absolute and without
+    sources when only the installed headers are there."""
+    if INCLUDE_DIR == REPO_INCLUDE_DIR and os.path.isdir(SOURCE_DIR):
+        sources = [os.path.relpath(os.path.join(SOURCE_DIR, name), ROOT) for name in SOURCE_FILES]
+        return sources, [os.path.relpath(INCLUDE_DIR, ROOT)]
+    return [], [INCLUDE_DIR]
+
+
+_sources, _include_dirs = _source_args()
+ffibuilder = FFI()
+ffibuilder.cdef(read_declarations() + PYTHON_CALLBACKS)
+ffibuilder.set_source(
+    "pycl._lib",
+    '#include "pycl_shim.h"',
+    sources=_sources,
+    include_dirs=_include_dirs,
+    libraries=["dl", "pthread"],
+    extra_compile_args=["-std=c99", "-Wall", "-Wextra", "-Wno-unused-parameter"],
+)
+
+
+def main():
+    """Compile ``pycl/_lib`` in place (the sources' paths are relative to the root)."""
+    os.chdir(ROOT)
+    ffibuilder.compile(verbose=True)
+
+
+if __name__ == "__main__":
+    main()
