@@ -1307,10 +1307,11 @@ def _group_strides(dims_fast, itemsize, groups):
 
 
 def enqueue_map_image(
-    queue, img, flags, origin, region, shape, dtype, order="C", strides=None, wait_for=None, is_blocking=True
+    queue, buf, flags, origin, region, shape, dtype, order="C", strides=None, wait_for=None, is_blocking=True
 ):
-    """Map ``region`` of ``img`` at ``origin``; returns ``(array, event)`` whose
-    ``array.base`` is a ``MemoryMap``.
+    """Map ``region`` of the image ``buf`` at ``origin``; returns ``(array,
+    event)`` whose ``array.base`` is a ``MemoryMap``. (``buf`` is the
+    documented name; PyOpenCL's code calls it ``img``.)
 
     The driver chooses the row and slice pitch of the mapped memory (often
     not tightly packed); without ``strides`` pycl lays ``shape`` (in
@@ -1319,24 +1320,24 @@ def enqueue_map_image(
     before them the rows and then the slices, e.g. ``(height, width, 4)``
     uint8 for a 2D RGBA/UNSIGNED_INT8 region. ``strides`` override this and
     must stay inside the mapped memory. The array's total size must be the
-    region's (``region`` elements of ``img.format.itemsize`` bytes)."""
+    region's (``region`` elements of ``buf.format.itemsize`` bytes)."""
     routine = "enqueue_map_image"
     if _wards._pending:
         _wards.prune_completed_front()
     q = queue_handle(queue, routine)
-    _image_arg(img, routine, "img")
-    mem = mem_handle(img, queue, routine, "img")
-    flags = _check_map_flags(flags, img, routine)
-    origin, region = _box(img, origin, region, "origin", "img", routine)
+    _image_arg(buf, routine, "buf")
+    mem = mem_handle(buf, queue, routine, "buf")
+    flags = _check_map_flags(flags, buf, routine)
+    origin, region = _box(buf, origin, region, "origin", "buf", routine)
     if 0 in region:
         raise logic_error(routine, "region = %r maps no pixels; OpenCL maps at least one" % (region,))
     if isinstance(shape, (int, np.integer)):
         shape = (shape,)
     shape = _ints(shape, "shape", routine)
     dtype = np.dtype(dtype)
-    element = img._element
+    element = buf._element
     w, h, d = region
-    is_1d_array = img._type == _mot.IMAGE1D_ARRAY
+    is_1d_array = buf._type == _mot.IMAGE1D_ARRAY
     rows, slices = (h, d)
     if strides is None:
         if order not in ("C", "F"):
@@ -1384,7 +1385,7 @@ def enqueue_map_image(
     event = Event._wrap(out[0])
     memory_map = MemoryMap()
     memory_map._mapping = mapping = ffi.gc(record[0], lib.pycl_mapping_free)
-    memory_map._mem = img
+    memory_map._mem = buf
     row = pitches[0] or w * element
     slice_ = pitches[1]
     if is_1d_array:

@@ -398,17 +398,17 @@ class Buffer(MemoryObject):
         sub-buffer, the new one is made from the root buffer."""
         return self._sub_buffer(origin, size, flags, "Buffer.get_sub_region")
 
-    def __getitem__(self, index):
+    def __getitem__(self, slc):
         """``buf[start:stop]``: a sub-buffer of the byte range, with this
         buffer's access flags (never its host-pointer flags)."""
         routine = "Buffer.__getitem__"
-        if not isinstance(index, slice):
-            raise TypeError("%s: buffers are sliced with a slice of bytes, not %s" % (routine, type(index).__name__))
-        start, stop, step = index.indices(self.size)
+        if not isinstance(slc, slice):
+            raise TypeError("%s: buffers are sliced with a slice of bytes, not %s" % (routine, type(slc).__name__))
+        start, stop, step = slc.indices(self.size)
         if step != 1:
-            raise logic_error(routine, "a buffer slice must have step 1, got %r" % (index.step,))
+            raise logic_error(routine, "a buffer slice must have step 1, got %r" % (slc.step,))
         if stop <= start:
-            raise logic_error(routine, "the slice %r of %d bytes is empty" % (index, self._size))
+            raise logic_error(routine, "the slice %r of %d bytes is empty" % (slc, self._size))
         return self._sub_buffer(start, stop - start, self._flags & (_ACCESS | _HOST_ACCESS), routine)
 
     def _sub_buffer(self, origin, size, flags, routine):
