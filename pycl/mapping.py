@@ -19,6 +19,11 @@ CPU devices pycl is tested on: PoCL, Oclgrind) the array stays addressable but
 no longer tracks the buffer (reads see stale data, writes may be lost); on a
 GPU driver the host pages can be freed by the unmap, and touching them is
 undefined behaviour. Do not use the array after release.
+
+DLPack: ``MemoryMap`` has ``__dlpack__``/``__dlpack_device__`` (host
+memory), so ``numpy.from_dlpack(array.base)`` and other DLPack consumers share
+the mapped memory; what they get keeps the ``MemoryMap`` alive, and the same
+rule holds: do not use it after the map's ``release()``.
 """
 
 from pycl._lib import ffi, lib
@@ -36,6 +41,7 @@ __all__ = ["MemoryMap", "enqueue_map_buffer"]
 _map = _constants.map_flags
 _mf = _constants.mem_flags
 _MAP_FLAGS = _map.READ | _map.WRITE | _map.WRITE_INVALIDATE_REGION
+_DL_CPU = 1  # DLPack's kDLCPU
 
 
 _dtypes = {}
@@ -90,6 +96,20 @@ class MemoryMap:
     def __exit__(self, exc_type, exc_value, traceback):
         if self._mapping.ptr != ffi.NULL:
             self.release()
+
+    # DLPack: the mapped memory is host memory. The capsule is the numpy
+    # view's, whose base is this MemoryMap: the map stays alive (and mapped
+    # unless released) as long as the consumer holds the capsule or its array.
+    def __dlpack__(self, **kwargs):
+        """DLPack export of the mapped region (``numpy.from_dlpack(ary.base)``
+        shares the memory); keywords go to ``numpy.ndarray.__dlpack__``."""
+        if self._mapping.ptr == ffi.NULL:
+            raise logic_error("MemoryMap.__dlpack__", "this MemoryMap was released (unmapped)")
+        return np.asarray(self).__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        """``(kDLCPU, 0)``: a map is host memory."""
+        return (_DL_CPU, 0)
 
     def __repr__(self):
         state = "released" if self._mapping.ptr == ffi.NULL else "mapped"

@@ -100,6 +100,7 @@ _ALLOCATION_FAILURE = lib.CL_MEM_OBJECT_ALLOCATION_FAILURE
 _UINT8 = np.dtype(np.uint8)
 _EMPTY = ffi.new("char[1]")  # the data pointer of empty arrays (PyPy's numpy refuses NULL)
 _EMPTY_PTR = int(ffi.cast("uintptr_t", _EMPTY))
+_DL_CPU = 1  # DLPack's kDLCPU
 
 
 # {{{ capability checks
@@ -378,7 +379,7 @@ class SVMAllocation(SVMPointer, Handle):
     ``==``/hash by pointer, ``release``, ``enqueue_release``,
     ``bind_to_queue``, ``unbind_from_queue``, ``with``."""
 
-    __slots__ = ("_size", "_context", "_queue", "_full", "__array_interface__")
+    __slots__ = ("_size", "_flags", "_context", "_queue", "_full", "__array_interface__")
     _invalid_code = lib.CL_INVALID_VALUE
 
     def __init__(self, context, size, alignment, flags, queue=None):
@@ -435,6 +436,7 @@ class SVMAllocation(SVMPointer, Handle):
         self._handle = _gc(record, _svm_free)  # no size: see MemoryObject._adopt
         self._ptr = record.address
         self._size = size
+        self._flags = flags
         self._context = context
         self._queue = queue
         self._full = None
@@ -525,6 +527,41 @@ class SVMAllocation(SVMPointer, Handle):
         self._handle = None
         ffi.release(record)
         return Event._wrap(out[0])
+
+    # DLPack: fine-grain SVM is host memory the host may use directly (after
+    # the device's work is ordered before it), so it exports like a numpy
+    # array; the capsule is that of a numpy view whose base holds this
+    # allocation, which stays allocated as long as the consumer holds it.
+    # Coarse-grain SVM is host-visible only while mapped: export the map.
+    def _dlpack_check(self, routine):
+        if self._handle is None:
+            raise self._released_error(routine)
+        if not self._flags & _smf.SVM_FINE_GRAIN_BUFFER:
+            raise BufferError(
+                "%s: %r is coarse-grain SVM, which the host may touch only while it is mapped; map it "
+                "(map_rw(queue)) and export the SVMMap's array, or allocate with SVM_FINE_GRAIN_BUFFER"
+                % (routine, self)
+            )
+
+    def _dlpack_view(self):
+        self._dlpack_check("SVMAllocation.__dlpack__")
+        if getattr(self, "__array_interface__", None) is not None:
+            return np.asarray(self)  # made by svm_empty and the like: their shape and dtype
+        interface = array_interface(self._ptr if self._size else _EMPTY_PTR, (self._size,), _UINT8, None)
+        return np.asarray(_ArrayBase(self, interface))
+
+    def __dlpack__(self, **kwargs):
+        """DLPack export of fine-grain SVM (``numpy.from_dlpack`` shares the
+        memory); keywords go to ``numpy.ndarray.__dlpack__``. The shape and
+        dtype are the array's for ``svm_empty``-made allocations, else
+        ``size`` bytes (uint8). Coarse-grain SVM raises ``BufferError``: map
+        it and export the map's array."""
+        return self._dlpack_view().__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        """``(kDLCPU, 0)``: fine-grain SVM is host memory."""
+        self._dlpack_check("SVMAllocation.__dlpack_device__")
+        return (_DL_CPU, 0)
 
     def bind_to_queue(self, queue):
         """Free on ``queue`` from now on; work queued on the old queue is
