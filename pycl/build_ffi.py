@@ -61,9 +61,10 @@ DECLARATION_FILES = [
     "memory.h",
     "svm.h",
     "image.h",
+    "staging.h",
     "embed.h",
 ]
-SOURCE_FILES = ["loader.c", "errors.c", "runtime.c", "memory.c", "svm.c", "image.c", "embed.c"]
+SOURCE_FILES = ["loader.c", "errors.c", "runtime.c", "memory.c", "svm.c", "image.c", "staging.c", "embed.c"]
 
 # Python-side callbacks the shim's C functions can be handed.
 PYTHON_CALLBACKS = """

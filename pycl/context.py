@@ -28,7 +28,7 @@ class Context(Handle):
     ``devices``, or on the devices of ``dev_type`` of the platform named in
     ``properties`` (by default the first platform that has such devices)."""
 
-    __slots__ = ("_devices",)
+    __slots__ = ("_devices", "_stager")
     _ctype = "cl_context"
     _retain = lib.pycl_context_retain
     _release = lib.pycl_context_release
@@ -62,6 +62,7 @@ class Context(Handle):
     def _adopt(self, raw):
         Handle._adopt(self, raw)
         self._devices = None
+        self._stager = None  # pinned slots for staged copies (pycl.staging)
 
     @property
     def devices(self):

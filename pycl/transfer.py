@@ -26,6 +26,7 @@ import numpy as np
 
 from pycl._lib import ffi, lib
 from pycl import constants as _constants
+from pycl import staging as _staging
 from pycl import wards as _wards
 from pycl.errors import UnavailableError, check, logic_error
 from pycl.event import Event, NannyEvent, wait_list
@@ -235,6 +236,13 @@ def _write_buffer(queue, dest, src, dst_offset=0, src_offset=0, is_blocking=True
     if n == 0:
         return _nanny_marker(q, count, events, src)
     out = ffi.new("cl_event *")
+    if n >= _staging.threshold and is_blocking:
+        stager = _staging.stager(queue, src)
+        if stager is not None:
+            status = lib.pycl_staged_write(stager, q, mem, dst_offset, host, n, 1, count, events, out)
+            if status:
+                check(status, "clEnqueueWriteBuffer", "staged: dst_offset %d, %d bytes" % (dst_offset, n))
+            return _nanny(out[0], src, host, True)
     status = lib.pycl_enqueue_write_buffer(q, mem, 1 if is_blocking else 0, dst_offset, n, host, count, events, out)
     if status:
         check(status, "clEnqueueWriteBuffer", "dst_offset %d, %d bytes" % (dst_offset, n))
@@ -266,6 +274,13 @@ def _read_buffer(queue, dest, src, src_offset=0, dst_offset=0, is_blocking=True,
     if n == 0:
         return _nanny_marker(q, count, events, dest)
     out = ffi.new("cl_event *")
+    if n >= _staging.threshold and is_blocking:
+        stager = _staging.stager(queue, dest)
+        if stager is not None:
+            status = lib.pycl_staged_read(stager, q, mem, src_offset, host, n, count, events, out)
+            if status:
+                check(status, "clEnqueueReadBuffer", "staged: src_offset %d, %d bytes" % (src_offset, n))
+            return _nanny(out[0], dest, host, True)
     status = lib.pycl_enqueue_read_buffer(q, mem, 1 if is_blocking else 0, src_offset, n, host, count, events, out)
     if status:
         check(status, "clEnqueueReadBuffer", "src_offset %d, %d bytes" % (src_offset, n))

@@ -18,6 +18,7 @@ extern "C" {
 #include "pycl/memory.h"
 #include "pycl/svm.h"
 #include "pycl/image.h"
+#include "pycl/staging.h"
 #include "pycl/embed.h"
 
 #ifdef __cplusplus

@@ -1,0 +1,30 @@
+/* Staged host<->buffer copies through pinned memory (cl_shim/src/staging.c).
+ *
+ * A GPU driver copies pageable host memory through a small pinned buffer of
+ * its own, one thread at a time (NVIDIA OpenCL, CUDA 13: ~8.4 GB/s host to
+ * device against ~55 GB/s from pinned memory, QUIRKS.md). A stager owns
+ * `slots` pinned buffers (CL_MEM_ALLOC_HOST_PTR, kept mapped) of `chunk`
+ * bytes; a staged copy splits the transfer into chunks that `threads` host
+ * threads copy to or from the slots with memcpy while the device moves other
+ * slots, so host copies overlap device transfers. */
+
+struct pycl_stager;
+
+/* Maps the slots with `queue` (blocking). */
+cl_int pycl_stager_create(cl_context context, cl_command_queue queue, size_t chunk, cl_uint slots, cl_uint threads,
+                          struct pycl_stager **stager);
+/* ffi.gc destructor: enqueues the unmaps on the stager's queue, releases the
+ * slots; never blocks. */
+void pycl_stager_free(struct pycl_stager *stager);
+/* Copy `size` bytes from host `src` into `dst` at `dst_offset`. When it
+ * returns, `src` has been read completely (the host may reuse it); `event`
+ * (may be NULL) completes when the data is in `dst`. The queue must be
+ * in-order. One staged copy at a time per stager (others wait). It waits for
+ * the queue to drain slots, so it may block even when not `blocking`. */
+cl_int pycl_staged_write(struct pycl_stager *stager, cl_command_queue queue, cl_mem dst, size_t dst_offset,
+                         const void *src, size_t size, cl_bool blocking, cl_uint num_events, const cl_event *wait_list,
+                         cl_event *event);
+/* Copy `size` bytes of `src` from `src_offset` into host `dst`; blocking: the
+ * data is in `dst` when it returns. */
+cl_int pycl_staged_read(struct pycl_stager *stager, cl_command_queue queue, cl_mem src, size_t src_offset, void *dst,
+                        size_t size, cl_uint num_events, const cl_event *wait_list, cl_event *event);

@@ -1,0 +1,55 @@
+"""Host arrays in pinned (page-locked) memory, which GPUs reach by DMA: an
+``ALLOC_HOST_PTR`` buffer kept mapped, seen as a numpy array whose ``.base``
+(a ``MemoryMap``) holds the buffer. Transfers from and to these arrays go
+straight to the device; ``enqueue_copy`` does not stage them.
+
+``pinned_empty(queue, shape, dtype)`` makes one array; ``PinnedPool(queue)``
+reuses pinned buffers (a ``MemoryPool``) for arrays made often.
+"""
+
+import numpy as np
+
+from pycl import constants as _constants
+from pycl.allocator import ImmediateAllocator
+from pycl.mapping import enqueue_map_buffer
+from pycl.memory import Buffer
+from pycl.pool import MemoryPool
+
+__all__ = ["pinned_empty", "PinnedPool"]
+
+_mf = _constants.mem_flags
+_PINNED = _mf.READ_WRITE | _mf.ALLOC_HOST_PTR
+_MAP = _constants.map_flags.READ | _constants.map_flags.WRITE
+
+
+def _nbytes(shape, dtype):
+    count = 1
+    for n in (shape,) if isinstance(shape, int) else shape:
+        count *= int(n)
+    return count * np.dtype(dtype).itemsize
+
+
+def _map(queue, buf, shape, dtype, order):
+    array, _ = enqueue_map_buffer(queue, buf, _MAP, 0, shape, dtype, order=order)
+    return array
+
+
+def pinned_empty(queue, shape, dtype=np.float64, order="C"):
+    """An uninitialized array of ``shape``/``dtype`` in pinned memory, mapped
+    with ``queue``; the memory is unmapped and freed when the array goes."""
+    buf = Buffer(queue.context, _PINNED, max(1, _nbytes(shape, dtype)))
+    return _map(queue, buf, shape, dtype, order)
+
+
+class PinnedPool:
+    """``PinnedPool(queue, *, max_bytes=None)``: pinned arrays from a pool of
+    ``ALLOC_HOST_PTR`` buffers; an array's buffer returns to the pool when
+    the array (and every view of it) is gone."""
+
+    def __init__(self, queue, *, max_bytes=None):
+        self.queue = queue
+        self.pool = MemoryPool(ImmediateAllocator(queue, _PINNED), max_bytes=max_bytes)
+
+    def empty(self, shape, dtype=np.float64, order="C"):
+        buf = self.pool.allocate(max(1, _nbytes(shape, dtype)))
+        return _map(self.queue, buf, shape, dtype, order)

@@ -1,0 +1,146 @@
+"""Staged copies and pinned arrays. Staging is meant for GPUs; these tests turn
+it on for every device type with small chunks so that the chunk/slot logic
+(several threads, slot reuse, partial last chunk, offsets, events) runs on
+every device, compared with numpy."""
+
+import gc
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import pycl as cl
+from pycl import staging
+from pycl.pinned import PinnedPool, pinned_empty
+
+
+@pytest.fixture
+def staged():
+    before = staging.settings()
+    staging.configure(min_bytes=1, chunk_bytes=4096, threads=3, device_types=cl.device_type.ALL)
+    yield
+    staging.configure(**before)
+
+
+@pytest.fixture
+def queue(ctx_factory):
+    return cl.CommandQueue(ctx_factory())
+
+
+def test_staged_round_trip(queue, staged):
+    ctx = queue.context
+    rng = np.random.default_rng(5)
+    host = rng.integers(0, 256, 10 * 4096 + 123, dtype=np.uint8)  # 11 chunks, the last partial
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, host.size + 1000)
+    cl.enqueue_copy(queue, buf, host, dst_offset=1000)
+    assert ctx._stager is not None  # the copy was staged
+    back = np.zeros(host.size, np.uint8)
+    cl.enqueue_copy(queue, back, buf, src_offset=1000)
+    np.testing.assert_array_equal(back, host)
+    # the staged path agrees with a plain read of the same bytes
+    staging.configure(device_types=0)
+    plain = np.zeros(host.size + 1000, np.uint8)
+    cl.enqueue_copy(queue, plain, buf)
+    np.testing.assert_array_equal(plain[1000:], host)
+
+
+def test_non_blocking_copies_are_not_staged(queue, staged):
+    """A staged copy waits for the queue to drain its slots, so non-blocking
+    copies (here behind a user event completed only afterwards, which would
+    deadlock a staged copy) take the driver's path."""
+    ctx = queue.context
+    gate = cl.UserEvent(ctx)
+    host = np.arange(20000, dtype=np.uint32)
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, host.nbytes)
+    event = cl.enqueue_copy(queue, buf, host, is_blocking=False, wait_for=[gate])
+    assert ctx._stager is None and event.get_ward() is host
+    assert event.command_execution_status != cl.command_execution_status.COMPLETE
+    gate.set_status(cl.command_execution_status.COMPLETE)
+    event.wait()
+    back = np.empty_like(host)
+    cl.enqueue_copy(queue, back, buf)  # blocking: staged
+    assert ctx._stager is not None
+    np.testing.assert_array_equal(back, host)
+
+
+def test_staged_copy_waits_for_wait_for(queue, staged):
+    ctx = queue.context
+    first = np.arange(30000, dtype=np.uint16)
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, first.nbytes)
+    write = cl.enqueue_copy(queue, buf, first, is_blocking=False)
+    back = np.empty_like(first)
+    cl.enqueue_copy(queue, back, buf, wait_for=[write])
+    np.testing.assert_array_equal(back, first)
+
+
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_staged_copies_match_numpy(ctx_factory, data):
+    before = staging.settings()
+    chunk = data.draw(st.sampled_from([64, 1000, 4096]))
+    threads = data.draw(st.integers(1, 4))
+    staging.configure(min_bytes=1, chunk_bytes=chunk, threads=threads, device_types=cl.device_type.ALL)
+    try:
+        ctx = ctx_factory()
+        queue = cl.CommandQueue(ctx)
+        size = data.draw(st.integers(1, 40000))
+        model = np.frombuffer(data.draw(st.binary(min_size=size, max_size=size)), np.uint8).copy()
+        buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=model)
+        for _ in range(3):
+            offset = data.draw(st.integers(0, size - 1))
+            n = data.draw(st.integers(1, size - offset))
+            if data.draw(st.booleans()):
+                piece = np.frombuffer(data.draw(st.binary(min_size=n, max_size=n)), np.uint8).copy()
+                cl.enqueue_copy(queue, buf, piece, dst_offset=offset, is_blocking=data.draw(st.booleans()))
+                model[offset : offset + n] = piece
+            else:
+                out = np.empty(n, np.uint8)
+                cl.enqueue_copy(queue, out, buf, src_offset=offset)
+                np.testing.assert_array_equal(out, model[offset : offset + n])
+        queue.finish()
+        staging.configure(device_types=0)
+        whole = np.empty(size, np.uint8)
+        cl.enqueue_copy(queue, whole, buf)
+        np.testing.assert_array_equal(whole, model)
+    finally:
+        staging.configure(**before)
+
+
+def test_pinned_arrays_are_not_staged(queue, staged):
+    ctx = queue.context
+    pinned = pinned_empty(queue, (5000,), np.float32)
+    assert isinstance(pinned, np.ndarray) and pinned.shape == (5000,)
+    pinned[:] = np.arange(5000)
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, pinned.nbytes)
+    cl.enqueue_copy(queue, buf, pinned[1000:])  # a view of a pinned array: direct
+    assert ctx._stager is None
+    back = pinned_empty(queue, (4000,), np.float32)
+    cl.enqueue_copy(queue, back, buf)
+    np.testing.assert_array_equal(back, np.arange(1000, 5000))
+    assert ctx._stager is None
+    assert pinned.base._mem.flags & cl.mem_flags.ALLOC_HOST_PTR
+
+
+def test_pinned_pool_reuses_buffers(queue):
+    pool = PinnedPool(queue)
+    a = pool.empty((100, 10), np.float64)
+    a[:] = 1.5
+    assert pool.pool.active_blocks == 1
+    ptr = a.__array_interface__["data"][0]
+    del a
+    gc.collect()
+    gc.collect()
+    assert pool.pool.active_blocks == 0 and pool.pool.held_blocks == 1
+    b = pool.empty((1000,), np.float64)
+    assert pool.pool.held_blocks == 0 and pool.pool.stats()["hits"] == 1
+    b[:] = 2.0
+    assert b.sum() == 2000.0
+    assert ptr  # mapped memory has an address
+
+
+def test_configure_checks():
+    with pytest.raises(cl.LogicError, match="chunk_bytes must be a positive int"):
+        staging.configure(chunk_bytes=0)
+    with pytest.raises(cl.LogicError, match="threads = 65 exceeds"):
+        staging.configure(threads=65)
