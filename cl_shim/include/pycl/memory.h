@@ -15,6 +15,16 @@ void pycl_mem_release(cl_mem mem);
 cl_int pycl_enqueue_read_buffer(cl_command_queue queue, cl_mem buffer, cl_bool blocking, size_t offset, size_t size, void *ptr, cl_uint num_events, const cl_event *wait_list, cl_event *event);
 cl_int pycl_enqueue_write_buffer(cl_command_queue queue, cl_mem buffer, cl_bool blocking, size_t offset, size_t size, const void *ptr, cl_uint num_events, const cl_event *wait_list, cl_event *event);
 cl_int pycl_enqueue_copy_buffer(cl_command_queue queue, cl_mem src, cl_mem dst, size_t src_offset, size_t dst_offset, size_t size, cl_uint num_events, const cl_event *wait_list, cl_event *event);
+/* The rect transfers. Pitches of 0 mean what OpenCL says (row = region[0],
+ * slice = region[1] * row). A call the spec allows whose buffer side, counted
+ * in whole slices from its offset, passes the end of the buffer (NVIDIA
+ * refuses those, see memory.c) goes to the driver as up to three pieces of the
+ * same bytes, chained through events: wait_list goes to the first, blocking
+ * and event to the last, so the event completes after all of them (its
+ * profiling times are the last piece's). Other calls go as they are. If a
+ * piece after the first fails (PoCL refuses some as overlapping on one
+ * buffer), the pieces enqueued stay: a copy puts a barrier after them, a read
+ * or write waits for them before it returns the error. */
 cl_int pycl_enqueue_read_buffer_rect(cl_command_queue queue, cl_mem buffer, cl_bool blocking, const size_t *buffer_origin, const size_t *host_origin, const size_t *region, size_t buffer_row_pitch, size_t buffer_slice_pitch, size_t host_row_pitch, size_t host_slice_pitch, void *ptr, cl_uint num_events, const cl_event *wait_list, cl_event *event);
 cl_int pycl_enqueue_write_buffer_rect(cl_command_queue queue, cl_mem buffer, cl_bool blocking, const size_t *buffer_origin, const size_t *host_origin, const size_t *region, size_t buffer_row_pitch, size_t buffer_slice_pitch, size_t host_row_pitch, size_t host_slice_pitch, const void *ptr, cl_uint num_events, const cl_event *wait_list, cl_event *event);
 /* Sub-buffers are replaced by their parent and a shifted origin: PoCL 3.0 and
