@@ -28,7 +28,7 @@ _REPO_INCLUDE_DIR = os.path.join(os.path.dirname(_PACKAGE_DIR), "cl_shim", "incl
 _PACKAGE_INCLUDE_DIR = os.path.join(_PACKAGE_DIR, "include")
 
 
-def get_include():
+def get_include() -> str:
     """The folder holding ``pycl_shim.h`` (and its ``pycl/`` area headers),
     for a downstream build's ``include_dirs``."""
     if os.path.isfile(os.path.join(_REPO_INCLUDE_DIR, "pycl_shim.h")):
@@ -43,7 +43,7 @@ def dispatcher():
     return lib.pycl_dispatcher()
 
 
-def dispatcher_address():
+def dispatcher_address() -> int:
     """The address of the dispatcher table as an int, for C code that is not
     cffi (ctypes, another extension): cast it to
     ``const struct pycl_dispatcher *``."""
