@@ -18,9 +18,12 @@ import warnings
 import weakref
 
 from pycl._lib import lib
+from pycl import constants as _constants
 from pycl.errors import MemoryError, logic_error
 from pycl.memory import Buffer
 from pycl.svm import SVMPointer
+
+_BUFFER_TYPE = _constants.mem_object_type.BUFFER
 
 __all__ = ["bin_number", "alloc_size", "MemoryPool", "SVMPool", "PooledBuffer", "PooledSVM"]
 
@@ -95,6 +98,9 @@ class _Pool:
         self._holding = True
         self._lock = threading.Lock()
         self._stats = _Stats()
+        self._mantissa_mask = (1 << leading_bits_in_bin_id) - 1
+        self._bin_bytes = {}  # bin number -> alloc_size, filled as bins are used
+        self._collected_callback = self._collected  # one bound method for every weakref
 
     # --- PyOpenCL's interface
     def bin_number(self, size):
@@ -122,21 +128,40 @@ class _Pool:
         return self._stats.active_bytes
 
     def allocate(self, size):
-        if not isinstance(size, int) or isinstance(size, bool):
-            raise TypeError("%s.allocate: size must be an int, not %s" % (type(self).__name__, type(size).__name__))
-        if size < 0:
-            raise logic_error(type(self).__name__ + ".allocate", "size = %d is negative" % size)
-        bin_nr = bin_number(size, self.leading_bits_in_bin_id)
-        nbytes = alloc_size(bin_nr, self.leading_bits_in_bin_id)
-        block = self._take_held(bin_nr, nbytes, size)
+        if type(size) is not int or size < 0:
+            self._bad_size(size)
+        bits = self.leading_bits_in_bin_id
+        # bin_number(), inline: this is the pool's hot path.
+        exponent = size.bit_length() - 1 if size else 0
+        shift = bits - exponent
+        bin_nr = exponent << bits | ((size << shift if shift >= 0 else size >> -shift) & self._mantissa_mask)
+        nbytes = self._bin_bytes.get(bin_nr)
+        if nbytes is None:
+            nbytes = self._bin_bytes[bin_nr] = alloc_size(bin_nr, bits)
+        block = None
+        with self._lock:
+            s = self._stats
+            s.allocations += 1
+            blocks = self._bins.get(bin_nr)
+            if blocks:
+                block = blocks.pop()
+                s.hits += 1
+                s.held_blocks -= 1
+                s.held_bytes -= nbytes
+                self._activate(nbytes, size)
         if block is None:
             block = self._allocate_fresh(bin_nr, nbytes, size)
         handed = self._hand_out(block, size)
-        ref = weakref.ref(handed, self._collected)
-        handed._pool_ref = ref
-        with self._lock:
-            self._outstanding[ref] = (block, bin_nr, nbytes, size)
+        ref = handed._pool_ref = weakref.ref(handed, self._collected_callback)
+        self._outstanding[ref] = (block, bin_nr, nbytes, size)  # one dict operation: atomic
         return handed
+
+    def _bad_size(self, size):
+        routine = type(self).__name__ + ".allocate"
+        if not isinstance(size, int) or isinstance(size, bool):
+            raise TypeError("%s: size must be an int, not %s" % (routine, type(size).__name__))
+        if size < 0:
+            raise logic_error(routine, "size = %d is negative" % size)
 
     __call__ = allocate
 
@@ -192,9 +217,13 @@ class _Pool:
         s.active_blocks += 1
         s.active_bytes += size
         s.active_alloc_bytes += nbytes
-        s.peak_active_blocks = max(s.peak_active_blocks, s.active_blocks)
-        s.peak_active_bytes = max(s.peak_active_bytes, s.active_bytes)
-        s.peak_managed_bytes = max(s.peak_managed_bytes, s.held_bytes + s.active_alloc_bytes)
+        if s.active_blocks > s.peak_active_blocks:
+            s.peak_active_blocks = s.active_blocks
+        if s.active_bytes > s.peak_active_bytes:
+            s.peak_active_bytes = s.active_bytes
+        managed = s.held_bytes + s.active_alloc_bytes
+        if managed > s.peak_managed_bytes:
+            s.peak_managed_bytes = managed
 
     def _allocate_fresh(self, bin_nr, nbytes, size):
         """The out-of-memory ladder: allocate; else collect garbage (returned
@@ -284,25 +313,28 @@ class _Pool:
             s.active_bytes -= size
             s.active_alloc_bytes -= nbytes
             if self._holding:
-                self._bins.setdefault(bin_nr, []).append(block)
+                blocks = self._bins.get(bin_nr)
+                if blocks is None:
+                    blocks = self._bins[bin_nr] = []
+                blocks.append(block)
                 s.held_blocks += 1
                 s.held_bytes += nbytes
-                s.peak_held_blocks = max(s.peak_held_blocks, s.held_blocks)
-                s.peak_held_bytes = max(s.peak_held_bytes, s.held_bytes)
+                if s.held_blocks > s.peak_held_blocks:
+                    s.peak_held_blocks = s.held_blocks
+                if s.held_bytes > s.peak_held_bytes:
+                    s.peak_held_bytes = s.held_bytes
                 return
         self._free_block(block)
 
     def _collected(self, ref):
         # A weakref callback: bookkeeping only, never raises.
-        with self._lock:
-            entry = self._outstanding.pop(ref, None)
+        entry = self._outstanding.pop(ref, None)
         if entry is not None:
             self._give_back(entry)
 
     def _returned(self, handed):
         """``handed.release()``: the block goes back now."""
-        with self._lock:
-            entry = self._outstanding.pop(handed._pool_ref, None)
+        entry = self._outstanding.pop(handed._pool_ref, None)
         if entry is not None:
             self._give_back(entry)
 
@@ -324,6 +356,14 @@ class PooledBuffer(Buffer):
 
     __slots__ = ("_pool", "_pool_ref")
     _release = None  # the pool's block owns the handle
+    # The same for every pooled buffer: class attributes instead of slots set
+    # at each allocation (the slots of MemoryObject/Buffer they shadow are
+    # never written for a PooledBuffer).
+    _type = _BUFFER_TYPE
+    _transfer_kind = "buffer"
+    _hostbuf = None
+    _parent = None
+    _origin = 0
 
     def release(self):
         if self._handle is None:
@@ -367,15 +407,10 @@ class MemoryPool(_Pool):
         pooled._ptr = block._ptr
         pooled._size = size
         pooled._flags = block._flags
-        pooled._type = block._type
         pooled._context = block._context
         pooled._ctx_ptr = block._ctx_ptr
-        pooled._transfer_kind = "buffer"
-        pooled._hostbuf = None
         pooled._arg = block._arg
-        pooled._parent = None
         pooled._root_ptr = block._ptr
-        pooled._origin = 0
         pooled._pool = self
         return pooled
 
