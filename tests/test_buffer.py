@@ -9,25 +9,10 @@ import numpy as np
 import pytest
 
 import pycl as cl
+from bufutil import align_of, read_all
 from pycl.testing import require_kernel_compiler
 
 mf = cl.mem_flags
-
-
-@pytest.fixture
-def cq(ctx_factory):
-    ctx = ctx_factory()
-    return ctx, cl.CommandQueue(ctx)
-
-
-def read_all(queue, buf):
-    host = np.empty(buf.size, np.uint8)
-    cl.enqueue_copy(queue, host, buf)
-    return host
-
-
-def align_of(ctx):
-    return min(d.mem_base_addr_align // 8 for d in ctx.devices)
 
 
 def test_create_and_cached_info(cq):

@@ -18,12 +18,6 @@ DL_CPU = (1, 0)
 pytestmark = pytest.mark.skipif(not hasattr(np, "from_dlpack"), reason="numpy %s has no from_dlpack" % np.__version__)
 
 
-@pytest.fixture
-def cq(ctx_factory):
-    ctx = ctx_factory()
-    return ctx, cl.CommandQueue(ctx)
-
-
 def svm_caps(device):
     return device.svm_capabilities if device.cl_version >= (2, 0) else 0
 

@@ -9,20 +9,10 @@ import numpy as np
 import pytest
 
 import pycl as cl
+from bufutil import filled, read_all
 
 mf = cl.mem_flags
 MAP = cl.map_flags
-
-
-@pytest.fixture
-def cq(ctx_factory):
-    ctx = ctx_factory()
-    return ctx, cl.CommandQueue(ctx)
-
-
-def filled(ctx, size, seed=0):
-    model = np.random.default_rng(seed).integers(0, 256, size, dtype=np.uint8)
-    return cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=model), model
 
 
 def map_count(buf, queue):
@@ -38,12 +28,6 @@ def map_count(buf, queue):
 def assert_map_count(buf, queue, expected):
     count = map_count(buf, queue)
     assert count in (None, expected)
-
-
-def read_all(queue, buf):
-    host = np.empty(buf.size, np.uint8)
-    cl.enqueue_copy(queue, host, buf)
-    return host
 
 
 def test_map_read_write(cq):

@@ -17,6 +17,7 @@ from hypothesis import assume, given, note, strategies as st
 from numpy.lib.stride_tricks import as_strided
 
 import pycl as cl
+from bufutil import align_of, read_all
 from pycl._lib import ffi, lib
 
 mf = cl.mem_flags
@@ -69,16 +70,6 @@ def random_bytes(n, seed):
     return np.random.default_rng(seed).integers(0, 256, n, dtype=np.uint8)
 
 
-def read_all(queue, buf):
-    host = np.empty(buf.size, np.uint8)
-    cl.enqueue_copy(queue, host, buf)
-    return host
-
-
-def align_of(ctx):
-    return max(d.mem_base_addr_align // 8 for d in ctx.devices)
-
-
 class Tail:
     """A buffer (or a sub-buffer ending at its parent's end) of exactly
     ``size`` bytes, random content, and its model (the root's model, or the
@@ -129,12 +120,6 @@ def host_side(region):
     origin = (1, 1, 0)
     pitches = (r0 + 2, (r1 + 1) * (r0 + 2))
     return origin, pitches, end_of(origin, region, pitches) + 3
-
-
-@pytest.fixture
-def cq(ctx_factory):
-    ctx = ctx_factory()
-    return ctx, cl.CommandQueue(ctx)
 
 
 @pytest.mark.parametrize("blocking", [True, False])

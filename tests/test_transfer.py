@@ -10,30 +10,10 @@ import numpy as np
 import pytest
 
 import pycl as cl
+from bufutil import align_of, filled, read_all
 from pycl import wards
 
 mf = cl.mem_flags
-
-
-@pytest.fixture
-def cq(ctx_factory):
-    ctx = ctx_factory()
-    return ctx, cl.CommandQueue(ctx)
-
-
-def filled(ctx, size, seed=0):
-    model = np.random.default_rng(seed).integers(0, 256, size, dtype=np.uint8)
-    return cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=model), model
-
-
-def read_all(queue, buf):
-    host = np.empty(buf.size, np.uint8)
-    cl.enqueue_copy(queue, host, buf)
-    return host
-
-
-def align_of(ctx):
-    return min(d.mem_base_addr_align // 8 for d in ctx.devices)
 
 
 # {{{ buffer <-> host
