@@ -3,7 +3,7 @@
 #   make install demo     install pycl (editable) and run the quickstart demo
 #   make test             run the test suite on every OpenCL device found
 #   make test PYTHON=pypy3 VENV=.venv-pypy     the same under PyPy
-#   make bench            benchmarks against PyOpenCL on the same device
+#   make bench            benchmarks against PyOpenCL on the same device (BENCH_ARGS=...)
 PYTHON ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
@@ -33,9 +33,11 @@ demo: install
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest tests -q -ra
 
+# make bench BENCH_ARGS="--pypy /path/to/pypy --out bench/results/DATE-DEVICE.md" (bench/README.md)
 bench: install
-	$(BIN)/python -m pip install -q pyopencl || echo "PyOpenCL unavailable: pycl only"
-	$(BIN)/python bench/run.py
+	$(BIN)/python -c "import pyopencl; pyopencl.Buffer" 2>/dev/null || $(BIN)/python -m pip install -q pyopencl \
+		|| echo "PyOpenCL unavailable: pycl only"
+	$(BIN)/python bench/run.py $(BENCH_ARGS)
 
 lint: install
 	$(BIN)/python -m pip install -q ruff
