@@ -12,6 +12,7 @@ Returned blocks come back through weak-reference callbacks, which only do
 bookkeeping (they never block or raise).
 """
 
+import collections
 import gc
 import threading
 import warnings
@@ -101,6 +102,9 @@ class _Pool:
         self._mantissa_mask = (1 << leading_bits_in_bin_id) - 1
         self._bin_bytes = {}  # bin number -> alloc_size, filled as bins are used
         self._collected_callback = self._collected  # one bound method for every weakref
+        # Blocks of collected objects, waiting to be taken back under the lock
+        # (a weakref callback may run while this thread holds the lock).
+        self._collected_entries = collections.deque()
 
     # --- PyOpenCL's interface
     def bin_number(self, size):
@@ -111,20 +115,24 @@ class _Pool:
 
     @property
     def held_blocks(self):
+        self._settle()
         return self._stats.held_blocks
 
     @property
     def active_blocks(self):
+        self._settle()
         return self._stats.active_blocks
 
     @property
     def managed_bytes(self):
         """Bytes of active and held blocks (rounded up to their bins)."""
+        self._settle()
         return self._stats.held_bytes + self._stats.active_alloc_bytes
 
     @property
     def active_bytes(self):
         """Bytes the application asked for in its active blocks."""
+        self._settle()
         return self._stats.active_bytes
 
     def allocate(self, size):
@@ -138,8 +146,10 @@ class _Pool:
         nbytes = self._bin_bytes.get(bin_nr)
         if nbytes is None:
             nbytes = self._bin_bytes[bin_nr] = alloc_size(bin_nr, bits)
-        block = None
+        block = freed = None
         with self._lock:
+            if self._collected_entries:
+                freed = self._take_back_collected()
             s = self._stats
             s.allocations += 1
             blocks = self._bins.get(bin_nr)
@@ -149,6 +159,8 @@ class _Pool:
                 s.held_blocks -= 1
                 s.held_bytes -= nbytes
                 self._activate(nbytes, size)
+        if freed:
+            self._free_blocks(freed)
         if block is None:
             block = self._allocate_fresh(bin_nr, nbytes, size)
         handed = self._hand_out(block, size)
@@ -183,6 +195,7 @@ class _Pool:
     def stats(self):
         """Counters: current and peak active/held/managed bytes and blocks,
         allocations, hits (served from held blocks) and out-of-memory retries."""
+        self._settle()
         with self._lock:
             result = self._stats.as_dict()
         result["managed_bytes"] = result["held_bytes"] + result["active_alloc_bytes"]
@@ -191,6 +204,7 @@ class _Pool:
 
     def reset_peak(self):
         """Restart the peak counters from the current values."""
+        self._settle()
         with self._lock:
             s = self._stats
             s.peak_active_blocks, s.peak_active_bytes = s.active_blocks, s.active_bytes
@@ -199,6 +213,7 @@ class _Pool:
 
     # --- bookkeeping (every counter change happens under the lock)
     def _take_held(self, bin_nr, nbytes, size):
+        self._settle()
         with self._lock:
             s = self._stats
             s.allocations += 1
@@ -289,6 +304,7 @@ class _Pool:
         bytes are held (None: all); returns them for freeing."""
         freed = []
         with self._lock:
+            freed += self._take_back_collected()
             s = self._stats
             for bin_nr in sorted(self._bins, reverse=True):
                 blocks = self._bins[bin_nr]
@@ -305,38 +321,65 @@ class _Pool:
         for block in blocks:
             self._free_block(block)
 
-    def _give_back(self, entry):
+    def _give_back_locked(self, entry):
+        """Count a returned block back in (the lock is held); returns it if it
+        must be freed instead of held."""
         block, bin_nr, nbytes, size = entry
-        with self._lock:
-            s = self._stats
-            s.active_blocks -= 1
-            s.active_bytes -= size
-            s.active_alloc_bytes -= nbytes
-            if self._holding:
-                blocks = self._bins.get(bin_nr)
-                if blocks is None:
-                    blocks = self._bins[bin_nr] = []
-                blocks.append(block)
-                s.held_blocks += 1
-                s.held_bytes += nbytes
-                if s.held_blocks > s.peak_held_blocks:
-                    s.peak_held_blocks = s.held_blocks
-                if s.held_bytes > s.peak_held_bytes:
-                    s.peak_held_bytes = s.held_bytes
-                return
-        self._free_block(block)
+        s = self._stats
+        s.active_blocks -= 1
+        s.active_bytes -= size
+        s.active_alloc_bytes -= nbytes
+        if not self._holding:
+            return block
+        blocks = self._bins.get(bin_nr)
+        if blocks is None:
+            blocks = self._bins[bin_nr] = []
+        blocks.append(block)
+        s.held_blocks += 1
+        s.held_bytes += nbytes
+        if s.held_blocks > s.peak_held_blocks:
+            s.peak_held_blocks = s.held_blocks
+        if s.held_bytes > s.peak_held_bytes:
+            s.peak_held_bytes = s.held_bytes
+        return None
+
+    def _take_back_collected(self):
+        """Count in the blocks of collected objects (the lock is held);
+        returns those to free."""
+        freed = []
+        entries = self._collected_entries
+        while entries:
+            block = self._give_back_locked(entries.popleft())
+            if block is not None:
+                freed.append(block)
+        return freed
+
+    def _settle(self):
+        """Take back the blocks of collected objects now."""
+        if self._collected_entries:
+            with self._lock:
+                freed = self._take_back_collected()
+            self._free_blocks(freed)
 
     def _collected(self, ref):
-        # A weakref callback: bookkeeping only, never raises.
+        # A weakref callback, which may run while this very thread holds the
+        # pool's lock (PyPy's collector runs them at any allocation): it only
+        # queues the block; the next pool operation counts it back in.
         entry = self._outstanding.pop(ref, None)
         if entry is not None:
-            self._give_back(entry)
+            self._collected_entries.append(entry)
 
     def _returned(self, handed):
         """``handed.release()``: the block goes back now."""
         entry = self._outstanding.pop(handed._pool_ref, None)
-        if entry is not None:
-            self._give_back(entry)
+        if entry is None:
+            return
+        with self._lock:
+            freed = self._take_back_collected() if self._collected_entries else []
+            block = self._give_back_locked(entry)
+        if block is not None:
+            freed.append(block)
+        self._free_blocks(freed)
 
     # --- for subclasses
     def _allocate_block(self, nbytes):
