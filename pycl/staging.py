@@ -10,7 +10,9 @@ stages a buffer write or read when
 - it is blocking (the default) and moves at least ``min_bytes`` (default
   8 MiB),
 - the queue's device type is in ``device_types`` (default: GPU and
-  accelerator; staging a CPU device's copy only adds a copy),
+  accelerator; staging a CPU device's copy only adds a copy, and a device
+  that also reports CPU, as Oclgrind reports every type, is staged only if
+  ``device_types`` names CPU),
 - the queue is in-order, and
 - the host memory is not already pinned (``pycl.pinned`` arrays).
 
@@ -74,7 +76,13 @@ def configure(min_bytes=None, chunk_bytes=None, threads=None, device_types=None)
 def stager(queue, host):
     """The context's stager if a copy between ``host`` and ``queue``'s device
     should be staged, else None."""
-    if not queue._device.type & _settings["device_types"] or not queue.is_in_order or _is_pinned(host):
+    device_type = queue._device.type
+    wanted = _settings["device_types"]
+    # A device that is also a CPU is staged only if CPUs are asked for:
+    # Oclgrind claims every type, and crashes when several threads enqueue.
+    if not device_type & wanted or device_type & _dt.CPU and not wanted & _dt.CPU:
+        return None
+    if not queue.is_in_order or _is_pinned(host):
         return None
     context = queue._context
     found = context._stager
