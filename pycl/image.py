@@ -1383,9 +1383,8 @@ def enqueue_map_image(
     if status:
         check(status, "clEnqueueMapImage", "origin %r, region %r" % (origin, region))
     event = Event._wrap(out[0])
-    memory_map = MemoryMap()
-    memory_map._mapping = mapping = ffi.gc(record[0], lib.pycl_mapping_free)
-    memory_map._mem = buf
+    memory_map = MemoryMap._adopt(record[0], buf)
+    mapping = memory_map._mapping
     row = pitches[0] or w * element
     slice_ = pitches[1]
     if is_1d_array:

@@ -67,6 +67,15 @@ class MemoryMap:
 
     __slots__ = ("_mapping", "_mem", "__array_interface__", "__weakref__")
 
+    @classmethod
+    def _adopt(cls, record, mem):
+        """The map of a shim mapping record (``struct pycl_mapping *``) of
+        ``mem``; collection unmaps in C (``pycl_mapping_free``)."""
+        memory_map = cls()
+        memory_map._mapping = ffi.gc(record, lib.pycl_mapping_free)
+        memory_map._mem = mem
+        return memory_map
+
     @property
     def is_released(self):
         return self._mapping.ptr == ffi.NULL
@@ -176,8 +185,8 @@ def enqueue_map_buffer(
     if status:
         check(status, "clEnqueueMapBuffer", "offset %d, %d bytes" % (offset, nbytes))
     event = Event._wrap(out[0])
-    memory_map = MemoryMap()
-    memory_map._mapping = mapping = ffi.gc(record[0], lib.pycl_mapping_free)
-    memory_map._mem = buf
-    memory_map.__array_interface__ = array_interface(int(ffi.cast("intptr_t", mapping.ptr)), shape, dtype, strides)
+    memory_map = MemoryMap._adopt(record[0], buf)
+    memory_map.__array_interface__ = array_interface(
+        int(ffi.cast("intptr_t", memory_map._mapping.ptr)), shape, dtype, strides
+    )
     return np.asarray(memory_map), event
