@@ -88,12 +88,23 @@ def stager(queue, host):
     found = context._stager
     if found is None:
         chunk = _settings["chunk_bytes"]
-        threads = _settings["threads"]
+        threads = _threads_for(queue._device, _settings["threads"])
         out = ffi.new("struct pycl_stager **")
         status = lib.pycl_stager_create(context._live(), queue._live(), chunk, 2 * threads, threads, out)
         check(status, "pycl_stager_create", "%d slots of %d bytes" % (2 * threads, chunk))
         found = context._stager = ffi.gc(out[0], lib.pycl_stager_free)
     return found
+
+
+def _threads_for(device, threads):
+    """One host thread on drivers that crash when several threads enqueue on
+    one queue at once (docs/quirks.md): Oclgrind 21.10 (any two threads) and
+    the pip PoCL 3.0-rc2 (three threads: 8 crashes in 8 runs; Debian's PoCL
+    3.1 and NVIDIA's OpenCL run 3 to 12 threads cleanly)."""
+    platform = device.platform
+    if platform.name == "Oclgrind" or "PoCL 3.0-rc2" in platform.version:
+        return 1
+    return threads
 
 
 def _is_pinned(host):
