@@ -219,9 +219,11 @@ def test_oom_ladder_frees_held_blocks(queue, monkeypatch):
 
 
 def test_threads_share_a_pool(queue):
+    if queue.device.platform.name == "Oclgrind":
+        pytest.skip("Oclgrind 21.10 crashes under concurrent OpenCL calls from several threads (docs/quirks.md)")
     # A DeferredAllocator: the pool's own thread safety is under test, and an
-    # ImmediateAllocator's concurrent enqueues crash Oclgrind 21.10 and the pip
-    # PoCL 3.0 (docs/quirks.md).
+    # ImmediateAllocator's concurrent enqueues crash the pip PoCL 3.0
+    # (docs/quirks.md).
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         pool = MemoryPool(DeferredAllocator(queue.context))
