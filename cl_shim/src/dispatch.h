@@ -18,6 +18,10 @@ const struct pycl_icd_dispatch *pycl_table_of(const void *object);
 unsigned pycl_table_version(const struct pycl_icd_dispatch *table);
 void pycl_set_unavailable(const char *format, ...);
 
+/* Makes a new mapping record hold its own references to the queue, the mapped
+ * memory object and the map's event (memory.c; buffer and image maps). */
+void pycl_mapping_hold(struct pycl_mapping *mapping, cl_command_queue queue, cl_mem mem, cl_event map_event);
+
 /* `return` the slot's status, after the checks. */
 #define PYCL_DISPATCH(object, need, slot, ...)                                          \
     do {                                                                                \

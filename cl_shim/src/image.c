@@ -109,13 +109,7 @@ cl_int pycl_mapping_map_image(cl_command_queue queue, cl_mem image, cl_bool bloc
         free(m);
         return status;
     }
-    const struct pycl_icd_dispatch *t = pycl_table_of(queue);
-    t->clRetainCommandQueue(queue);
-    t->clRetainMemObject(image);
-    t->clRetainEvent(map_event);
-    m->queue = queue;
-    m->mem = image;
-    m->map_event = map_event;
+    pycl_mapping_hold(m, queue, image, map_event);
     *event = map_event;
     *mapping = m;
     return CL_SUCCESS;

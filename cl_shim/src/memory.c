@@ -506,16 +506,21 @@ cl_int pycl_mapping_map_buffer(cl_command_queue queue, cl_mem buffer, cl_bool bl
         free(m);
         return status;
     }
-    const struct pycl_icd_dispatch *t = pycl_table_of(queue);
-    t->clRetainCommandQueue(queue);
-    t->clRetainMemObject(buffer);
-    t->clRetainEvent(map_event);
-    m->queue = queue;
-    m->mem = buffer;
-    m->map_event = map_event;
+    pycl_mapping_hold(m, queue, buffer, map_event);
     *event = map_event;
     *mapping = m;
     return CL_SUCCESS;
+}
+
+void pycl_mapping_hold(struct pycl_mapping *m, cl_command_queue queue, cl_mem mem, cl_event map_event)
+{
+    const struct pycl_icd_dispatch *t = pycl_table_of(queue);
+    t->clRetainCommandQueue(queue);
+    t->clRetainMemObject(mem);
+    t->clRetainEvent(map_event);
+    m->queue = queue;
+    m->mem = mem;
+    m->map_event = map_event;
 }
 
 /* Whether the map command has completed: then the unmap needs no wait list
