@@ -28,7 +28,7 @@ class Context(Handle):
     ``devices``, or on the devices of ``dev_type`` of the platform named in
     ``properties`` (by default the first platform that has such devices)."""
 
-    __slots__ = ("_devices", "_stager")
+    __slots__ = ("_devices", "_stager", "_account")
     _ctype = "cl_context"
     _retain = lib.pycl_context_retain
     _release = lib.pycl_context_release
@@ -63,6 +63,7 @@ class Context(Handle):
         Handle._adopt(self, raw)
         self._devices = None
         self._stager = None  # pinned slots for staged copies (pycl.staging)
+        self._account = None  # its device's collection budget (pycl.budget), found at first use
 
     @property
     def devices(self):

@@ -42,6 +42,7 @@ their true ``itemsize``; ``Image(...)`` is not deprecated.
 import numpy as np
 
 from pycl._lib import ffi, lib
+from pycl import budget as _budget
 from pycl import cltypes as _cltypes
 from pycl import constants as _constants
 from pycl import info as _info
@@ -50,7 +51,7 @@ from pycl.errors import UnavailableError, check, logic_error
 from pycl.event import Event, wait_list
 from pycl.hostbuf import describe, host_bytes
 from pycl.mapping import MemoryMap, _check_map_flags
-from pycl.memory import MemoryObject, array_interface, check_flags, register_mem_class
+from pycl.memory import ALLOCATION_FAILURES, MemoryObject, array_interface, check_flags, register_mem_class
 from pycl.transfer import (
     _copy_buffer,
     enqueue_fill_buffer,
@@ -617,8 +618,17 @@ class Image(MemoryObject):
         desc.image_slice_pitch = slice_
         desc.buffer = buffer_handle
         c_properties = _properties_array(properties, routine)
+        # An image over a buffer owns no memory of its own.
+        charged = 0 if buffer is not None else element * extent[0] * extent[1] * extent[2]
+        if charged and _budget.enabled:
+            _budget.charge(context, charged)
+        else:
+            charged = 0
         raw = ffi.new("cl_mem *")
         status = lib.pycl_image_create(handle, c_properties, flags, c_format, desc, host, raw)
+        if status in ALLOCATION_FAILURES:
+            _budget.collect()  # collected objects give their memory back
+            status = lib.pycl_image_create(handle, c_properties, flags, c_format, desc, host, raw)
         if status:
             check(
                 status,
@@ -627,6 +637,7 @@ class Image(MemoryObject):
                 % (_mot.to_string(image_type), shape, format, _mf.to_string(flags, "0x%x")),
             )
         self._adopt(raw[0])
+        self._charged = charged
         if not flags & (_mf.READ_WRITE | _mf.WRITE_ONLY | _mf.READ_ONLY):
             flags |= _mf.READ_WRITE
         # CL_MEM_SIZE (driver-specific padding included) is queried on first use.
@@ -1383,7 +1394,7 @@ def enqueue_map_image(
     if status:
         check(status, "clEnqueueMapImage", "origin %r, region %r" % (origin, region))
     event = Event._wrap(out[0])
-    memory_map = MemoryMap._adopt(record[0], buf)
+    memory_map = MemoryMap._adopt(record[0], buf, w * h * d * element)
     mapping = memory_map._mapping
     row = pitches[0] or w * element
     slice_ = pitches[1]

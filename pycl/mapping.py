@@ -27,6 +27,7 @@ rule holds: do not use it after the map's ``release()``.
 """
 
 from pycl._lib import ffi, lib
+from pycl import budget as _budget
 from pycl import constants as _constants
 from pycl import wards as _wards
 from pycl.errors import check, logic_error
@@ -65,15 +66,22 @@ class MemoryMap:
     """A mapped region; the ``.base`` of the array ``enqueue_map_buffer``
     returns. ``with array.base:`` unmaps on exit."""
 
-    __slots__ = ("_mapping", "_mem", "__array_interface__", "__weakref__")
+    # _charged: the mapped bytes counted in the collection budget
+    # (pycl.budget): a GPU driver may hold host memory for them until the unmap.
+    __slots__ = ("_mapping", "_mem", "_charged", "__array_interface__", "__weakref__")
 
     @classmethod
-    def _adopt(cls, record, mem):
+    def _adopt(cls, record, mem, nbytes):
         """The map of a shim mapping record (``struct pycl_mapping *``) of
-        ``mem``; collection unmaps in C (``pycl_mapping_free``)."""
+        ``nbytes`` of ``mem``; collection unmaps in C (``pycl_mapping_free``)."""
         memory_map = cls()
         memory_map._mapping = ffi.gc(record, lib.pycl_mapping_free)
         memory_map._mem = mem
+        if _budget.enabled:
+            _budget.charge(mem._context, nbytes)
+            memory_map._charged = nbytes
+        else:
+            memory_map._charged = 0
         return memory_map
 
     @property
@@ -97,6 +105,8 @@ class MemoryMap:
         status = lib.pycl_mapping_unmap(mapping, q, count, events, out)
         if status:
             check(status, "clEnqueueUnmapMemObject")
+        if self._charged:
+            _budget.credit(self._mem._context, self._charged)
         return Event._wrap(out[0])
 
     def __enter__(self):
@@ -185,7 +195,7 @@ def enqueue_map_buffer(
     if status:
         check(status, "clEnqueueMapBuffer", "offset %d, %d bytes" % (offset, nbytes))
     event = Event._wrap(out[0])
-    memory_map = MemoryMap._adopt(record[0], buf)
+    memory_map = MemoryMap._adopt(record[0], buf, nbytes)
     memory_map.__array_interface__ = array_interface(
         int(ffi.cast("intptr_t", memory_map._mapping.ptr)), shape, dtype, strides
     )

@@ -17,11 +17,10 @@ Differences from PyOpenCL (docs/differences.md has the reasons):
 
 import threading
 
-import gc
-
 import numpy as np
 
 from pycl._lib import ffi, lib
+from pycl import budget as _budget
 from pycl import constants as _constants
 from pycl import info as _info
 from pycl.errors import check, error_for, logic_error
@@ -43,7 +42,7 @@ _USE = _mf.USE_HOST_PTR
 _USE_OR_COPY = _mf.USE_HOST_PTR | _mf.COPY_HOST_PTR
 _READ_WRITE = _mf.READ_WRITE
 _SIZE_MAX = (1 << 64) - 1
-_ALLOCATION_FAILURES = (lib.CL_MEM_OBJECT_ALLOCATION_FAILURE, lib.CL_OUT_OF_RESOURCES, lib.CL_OUT_OF_HOST_MEMORY)
+ALLOCATION_FAILURES = (lib.CL_MEM_OBJECT_ALLOCATION_FAILURE, lib.CL_OUT_OF_RESOURCES, lib.CL_OUT_OF_HOST_MEMORY)
 
 # mem_object_type -> the Python class for objects of that type (images add theirs).
 _class_for_type = {}
@@ -173,7 +172,9 @@ class MemoryObject(Handle):
     """An OpenCL memory object: lower-case ``mem_info`` attributes, ``hostbuf``,
     ``get_host_array``, ``int_ptr``/``from_int_ptr``, ``==``/hash by handle."""
 
-    __slots__ = ("_size", "_flags", "_type", "_context", "_ctx_ptr", "_hostbuf", "_arg", "_transfer_kind")
+    # _charged: the bytes counted in the collection budget (pycl.budget)
+    # when this object was made, taken off again by an explicit release.
+    __slots__ = ("_size", "_flags", "_type", "_context", "_ctx_ptr", "_hostbuf", "_arg", "_transfer_kind", "_charged")
     _ctype = "cl_mem"
     _retain = lib.pycl_mem_retain
     _release = lib.pycl_mem_release
@@ -183,12 +184,13 @@ class MemoryObject(Handle):
     def _adopt(self, raw, release=lib.pycl_mem_release):
         # The object's size is not reported to ffi.gc: PyPy turns it into GC
         # pressure that made a 1 MiB Buffer cost ~400 us (PyPy 7.3.11,
-        # measured), and CPython ignores it. Failed allocations collect
-        # garbage and retry instead (Buffer).
+        # measured), and CPython ignores it. pycl.budget bounds what dropped
+        # objects hold instead, and failed allocations collect and retry.
         self._ptr = int(ffi.cast("intptr_t", raw))
         self._handle = ffi.gc(raw, release)
         self._hostbuf = None
         self._arg = None
+        self._charged = 0
 
     def _set_cache(self, size, flags, mem_type, context):
         self._size = size
@@ -262,6 +264,8 @@ class MemoryObject(Handle):
             raise self._released_error(type(self).__name__ + ".release")
         self._handle = None
         ffi.release(handle)
+        if self._charged:
+            _budget.credit(self._context, self._charged)
 
     def _set_kernel_arg(self, kernel, index):
         box = self._arg
@@ -353,10 +357,15 @@ class Buffer(MemoryObject):
             raise TypeError("%s: context must be a pycl.Context, not %s" % (routine, type(context).__name__)) from None
         if context_handle is None:
             context._live()  # raises: released
+        if _budget.enabled:
+            _budget.charge(context, size)
+            self._charged = size
+        else:
+            self._charged = 0
         cell, cell_int = _out_cell()
         status = _create(context_handle, ffi.NULL, flags, size, host, cell)
-        if status in _ALLOCATION_FAILURES:
-            gc.collect()  # collected buffers give their memory back (see _adopt)
+        if status in ALLOCATION_FAILURES:
+            _budget.collect()  # collected objects give their memory back (see _adopt)
             status = _create(context_handle, ffi.NULL, flags, size, host, cell)
         if status:
             check(status, "clCreateBuffer", "size %d, flags %s" % (size, _mf.to_string(flags, "0x%x")))

@@ -7,10 +7,11 @@ any C call (a 3.0 driver would answer with a bare ``CL_INVALID_OPERATION``).
 """
 
 from pycl._lib import ffi, lib
+from pycl import budget as _budget
 from pycl import constants as _constants
 from pycl import info as _info
 from pycl.errors import UnavailableError, check, logic_error
-from pycl.memory import MemoryObject, check_flags, register_mem_class
+from pycl.memory import ALLOCATION_FAILURES, MemoryObject, check_flags, register_mem_class
 from pycl.transfer import size_value
 
 __all__ = ["Pipe"]
@@ -80,11 +81,18 @@ class Pipe(MemoryObject):
                 "packet_size = %d exceeds the devices' pipe_max_packet_size %d" % (packet_size, limit),
                 lib.CL_INVALID_PIPE_SIZE,
             )
+        charged = packet_size * max_packets if _budget.enabled else 0
+        if charged:
+            _budget.charge(context, charged)
         raw = ffi.new("cl_mem *")
         status = lib.pycl_pipe_create(handle, flags, packet_size, max_packets, ffi.NULL, raw)
+        if status in ALLOCATION_FAILURES:
+            _budget.collect()  # collected objects give their memory back
+            status = lib.pycl_pipe_create(handle, flags, packet_size, max_packets, ffi.NULL, raw)
         if status:
             check(status, "clCreatePipe", "packet_size %d, max_packets %d" % (packet_size, max_packets))
         self._adopt(raw[0])
+        self._charged = charged
         if not flags & _mf.READ_WRITE:
             flags |= _mf.READ_WRITE
         self._set_cache(_info.query(self, "mem", _constants.mem_info.SIZE), flags, _PIPE, context)

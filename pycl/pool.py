@@ -13,12 +13,12 @@ bookkeeping (they never block or raise).
 """
 
 import collections
-import gc
 import threading
 import warnings
 import weakref
 
 from pycl._lib import lib
+from pycl import budget as _budget
 from pycl import constants as _constants
 from pycl.errors import MemoryError, logic_error
 from pycl.memory import Buffer
@@ -92,10 +92,15 @@ class _Pool:
         if max_bytes is not None and (not isinstance(max_bytes, int) or max_bytes < 0):
             raise logic_error(routine, "max_bytes must be None or a non-negative int, got %r" % (max_bytes,))
         self.allocator = allocator
+        # Handed-out blocks count in the collection budget of the allocator's
+        # context (pycl.budget): a dropped one keeps its block from reuse
+        # until it is collected.
+        self._budget_context = getattr(allocator, "context", None)
         self.leading_bits_in_bin_id = leading_bits_in_bin_id
         self.max_bytes = max_bytes
         self._bins = {}  # bin number -> held blocks
-        self._outstanding = {}  # weakref to a handed-out object -> (block, bin, alloc size, requested)
+        # weakref to a handed-out object -> (block, bin, alloc size, requested, bytes counted in the budget)
+        self._outstanding = {}
         self._holding = True
         self._lock = threading.Lock()
         self._stats = _Stats()
@@ -146,6 +151,10 @@ class _Pool:
         nbytes = self._bin_bytes.get(bin_nr)
         if nbytes is None:
             nbytes = self._bin_bytes[bin_nr] = alloc_size(bin_nr, bits)
+        charged = 0
+        if _budget.enabled and self._budget_context is not None:
+            _budget.charge(self._budget_context, nbytes)  # may collect: dropped blocks come back below
+            charged = nbytes
         block = freed = None
         with self._lock:
             if self._collected_entries:
@@ -165,7 +174,7 @@ class _Pool:
             block = self._allocate_fresh(bin_nr, nbytes, size)
         handed = self._hand_out(block, size)
         ref = handed._pool_ref = weakref.ref(handed, self._collected_callback)
-        self._outstanding[ref] = (block, bin_nr, nbytes, size)  # one dict operation: atomic
+        self._outstanding[ref] = (block, bin_nr, nbytes, size, charged)  # one dict operation: atomic
         return handed
 
     def _bad_size(self, size):
@@ -216,7 +225,6 @@ class _Pool:
         self._settle()
         with self._lock:
             s = self._stats
-            s.allocations += 1
             blocks = self._bins.get(bin_nr)
             if not blocks:
                 return None
@@ -245,13 +253,15 @@ class _Pool:
         blocks land in their bins) and retry the bin; else free held blocks,
         largest first, and retry; else raise MemoryError."""
         if self.max_bytes is not None:
-            self._make_room(nbytes, size)
+            block = self._make_room(bin_nr, nbytes, size)
+            if block is not None:
+                return block
         try:
             block = self._allocate_block(nbytes)
         except MemoryError:
             with self._lock:
                 self._stats.oom_retries += 1
-            gc.collect()
+            _budget.collect()
             block = self._take_held(bin_nr, nbytes, size)
             if block is not None:
                 return block
@@ -269,20 +279,31 @@ class _Pool:
             self._activate(nbytes, size)
         return block
 
-    def _make_room(self, nbytes, size):
-        """Keep managed bytes within ``max_bytes``, freeing held blocks first."""
-        with self._lock:
-            s = self._stats
-            excess = s.held_bytes + s.active_alloc_bytes + nbytes - self.max_bytes
-        if excess <= 0:
-            return
-        with self._lock:
-            target = max(0, self._stats.held_bytes - excess)
-        self._free_blocks(self._pop_held(target))
-        with self._lock:
-            s = self._stats
-            if s.held_bytes + s.active_alloc_bytes + nbytes <= self.max_bytes:
-                return
+    def _make_room(self, bin_nr, nbytes, size):
+        """Keep managed bytes within ``max_bytes`` for a new block, freeing
+        held blocks first; if that is not enough, collect garbage: a block of
+        the bin that a dropped object returns is handed out (the result),
+        others are freed as needed. None: there is room for a new block."""
+        for attempt in range(2):
+            if attempt:
+                with self._lock:
+                    self._stats.oom_retries += 1
+                _budget.collect()  # on PyPy, dropped objects wait for a collection
+                block = self._take_held(bin_nr, nbytes, size)
+                if block is not None:
+                    return block
+            with self._lock:
+                s = self._stats
+                excess = s.held_bytes + s.active_alloc_bytes + nbytes - self.max_bytes
+            if excess <= 0:
+                return None
+            with self._lock:
+                target = max(0, self._stats.held_bytes - excess)
+            self._free_blocks(self._pop_held(target))
+            with self._lock:
+                s = self._stats
+                if s.held_bytes + s.active_alloc_bytes + nbytes <= self.max_bytes:
+                    return None
         raise MemoryError(
             type(self).__name__ + ".allocate",
             lib.CL_MEM_OBJECT_ALLOCATION_FAILURE,
@@ -324,7 +345,7 @@ class _Pool:
     def _give_back_locked(self, entry):
         """Count a returned block back in (the lock is held); returns it if it
         must be freed instead of held."""
-        block, bin_nr, nbytes, size = entry
+        block, bin_nr, nbytes, size, _ = entry
         s = self._stats
         s.active_blocks -= 1
         s.active_bytes -= size
@@ -364,16 +385,21 @@ class _Pool:
     def _collected(self, ref):
         # A weakref callback, which may run while this very thread holds the
         # pool's lock (PyPy's collector runs them at any allocation): it only
-        # queues the block; the next pool operation counts it back in.
+        # queues the block; the next pool operation counts it back in. The
+        # block is free for reuse from now on, so its bytes leave the budget.
         entry = self._outstanding.pop(ref, None)
         if entry is not None:
             self._collected_entries.append(entry)
+            if entry[4]:
+                _budget.credit(self._budget_context, entry[4])
 
     def _returned(self, handed):
         """``handed.release()``: the block goes back now."""
         entry = self._outstanding.pop(handed._pool_ref, None)
         if entry is None:
             return
+        if entry[4]:
+            _budget.credit(self._budget_context, entry[4])
         with self._lock:
             freed = self._take_back_collected() if self._collected_entries else []
             block = self._give_back_locked(entry)
@@ -407,6 +433,7 @@ class PooledBuffer(Buffer):
     _hostbuf = None
     _parent = None
     _origin = 0
+    _charged = 0  # its pool counts the block in the collection budget
 
     def release(self):
         if self._handle is None:

@@ -26,6 +26,7 @@ path.
 import os
 
 from pycl._lib import ffi, lib
+from pycl import budget as _budget
 from pycl import constants as _constants
 from pycl.errors import check, logic_error
 
@@ -89,6 +90,8 @@ def stager(queue, host):
     if found is None:
         chunk = _settings["chunk_bytes"]
         threads = _threads_for(queue._device, _settings["threads"])
+        if _budget.enabled:
+            _budget.charge(context, 2 * threads * chunk)  # the pinned slots, freed with the context
         out = ffi.new("struct pycl_stager **")
         status = lib.pycl_stager_create(context._live(), queue._live(), chunk, 2 * threads, threads, out)
         check(status, "pycl_stager_create", "%d slots of %d bytes" % (2 * threads, chunk))

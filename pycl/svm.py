@@ -45,13 +45,13 @@ Differences from PyOpenCL (docs/differences.md has the reasons):
   ``NotImplementedError``).
 """
 
-import gc
 import warnings
 import weakref
 
 import numpy as np
 
 from pycl._lib import ffi, lib
+from pycl import budget as _budget
 from pycl import constants as _constants
 from pycl import transfer as _transfer
 from pycl import wards as _wards
@@ -379,7 +379,8 @@ class SVMAllocation(SVMPointer, Handle):
     ``==``/hash by pointer, ``release``, ``enqueue_release``,
     ``bind_to_queue``, ``unbind_from_queue``, ``with``."""
 
-    __slots__ = ("_size", "_flags", "_context", "_queue", "_full", "__array_interface__")
+    # _charged: the bytes counted in the collection budget (pycl.budget).
+    __slots__ = ("_size", "_flags", "_context", "_queue", "_full", "_charged", "__array_interface__")
     _invalid_code = lib.CL_INVALID_VALUE
 
     def __init__(self, context, size, alignment, flags, queue=None):
@@ -421,11 +422,15 @@ class SVMAllocation(SVMPointer, Handle):
             q = queue._handle
         else:
             q = _in_order_queue(queue, context, routine)
+        if _budget.enabled:
+            _budget.charge(context, size)
+            charged = size
+        else:
+            charged = 0
         out = _new(_SVM_OUT)
         status = _svm_alloc(ctx, flags, size, alignment, q, out)
         if status == _ALLOCATION_FAILURE:
-            gc.collect()  # collected allocations give their memory back (queued frees complete soon)
-            lib.pycl_svm_drain(0)
+            _budget.collect()  # collected allocations give their memory back (queued frees complete soon)
             status = lib.pycl_svm_alloc(ctx, flags, size, alignment, q, out)
         if status:
             what = "size %d, alignment %d, flags %s" % (size, alignment, _smf.to_string(flags, "0x%x"))
@@ -440,6 +445,7 @@ class SVMAllocation(SVMPointer, Handle):
         self._context = context
         self._queue = queue
         self._full = None
+        self._charged = charged
 
     def _pointer(self, routine):
         if self._handle is None:
@@ -504,6 +510,8 @@ class SVMAllocation(SVMPointer, Handle):
             self._check_unmapped(record, "SVMAllocation.release")
         self._handle = None
         _release(record)
+        if self._charged:
+            _budget.credit(self._context, self._charged)
 
     def enqueue_release(self, queue=None, wait_for=None):
         """Enqueue the free on ``queue`` (default: the bound queue) after
@@ -526,6 +534,8 @@ class SVMAllocation(SVMPointer, Handle):
             check(status, "clEnqueueSVMFree")
         self._handle = None
         ffi.release(record)
+        if self._charged:
+            _budget.credit(self._context, self._charged)
         return Event._wrap(out[0])
 
     # DLPack: fine-grain SVM is host memory the host may use directly (after
