@@ -112,6 +112,15 @@ def credit(context, nbytes):
         account.pending = pending if pending > 0 else 0
 
 
+def credit_object(context, obj):
+    """Take off what ``obj`` was charged (its ``_charged`` slot, set only
+    when accounting was on at its creation: the slot stays unset otherwise,
+    which spares CPython a store per object)."""
+    charged = getattr(obj, "_charged", 0)
+    if charged:
+        credit(context, charged)
+
+
 def collect():
     """Collect garbage now and finish what collection handed over: queued
     frees of collected SVM allocations are flushed to their queues and the

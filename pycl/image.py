@@ -620,10 +620,9 @@ class Image(MemoryObject):
         c_properties = _properties_array(properties, routine)
         # An image over a buffer owns no memory of its own.
         charged = 0 if buffer is not None else element * extent[0] * extent[1] * extent[2]
-        if charged and _budget.enabled:
+        charged = charged if _budget.enabled else 0
+        if charged:
             _budget.charge(context, charged)
-        else:
-            charged = 0
         raw = ffi.new("cl_mem *")
         status = lib.pycl_image_create(handle, c_properties, flags, c_format, desc, host, raw)
         if status in ALLOCATION_FAILURES:
@@ -637,7 +636,8 @@ class Image(MemoryObject):
                 % (_mot.to_string(image_type), shape, format, _mf.to_string(flags, "0x%x")),
             )
         self._adopt(raw[0])
-        self._charged = charged
+        if charged:
+            self._charged = charged
         if not flags & (_mf.READ_WRITE | _mf.WRITE_ONLY | _mf.READ_ONLY):
             flags |= _mf.READ_WRITE
         # CL_MEM_SIZE (driver-specific padding included) is queried on first use.

@@ -67,7 +67,8 @@ class MemoryMap:
     returns. ``with array.base:`` unmaps on exit."""
 
     # _charged: the mapped bytes counted in the collection budget
-    # (pycl.budget): a GPU driver may hold host memory for them until the unmap.
+    # (pycl.budget), unset when accounting was off: a GPU driver may hold
+    # host memory for them until the unmap.
     __slots__ = ("_mapping", "_mem", "_charged", "__array_interface__", "__weakref__")
 
     @classmethod
@@ -80,8 +81,6 @@ class MemoryMap:
         if _budget.enabled:
             _budget.charge(mem._context, nbytes)
             memory_map._charged = nbytes
-        else:
-            memory_map._charged = 0
         return memory_map
 
     @property
@@ -105,8 +104,8 @@ class MemoryMap:
         status = lib.pycl_mapping_unmap(mapping, q, count, events, out)
         if status:
             check(status, "clEnqueueUnmapMemObject")
-        if self._charged:
-            _budget.credit(self._mem._context, self._charged)
+        if _budget.enabled:
+            _budget.credit_object(self._mem._context, self)
         return Event._wrap(out[0])
 
     def __enter__(self):

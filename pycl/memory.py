@@ -173,7 +173,8 @@ class MemoryObject(Handle):
     ``get_host_array``, ``int_ptr``/``from_int_ptr``, ``==``/hash by handle."""
 
     # _charged: the bytes counted in the collection budget (pycl.budget)
-    # when this object was made, taken off again by an explicit release.
+    # when this object was made, taken off again by an explicit release;
+    # unset when accounting was off.
     __slots__ = ("_size", "_flags", "_type", "_context", "_ctx_ptr", "_hostbuf", "_arg", "_transfer_kind", "_charged")
     _ctype = "cl_mem"
     _retain = lib.pycl_mem_retain
@@ -190,7 +191,6 @@ class MemoryObject(Handle):
         self._handle = ffi.gc(raw, release)
         self._hostbuf = None
         self._arg = None
-        self._charged = 0
 
     def _set_cache(self, size, flags, mem_type, context):
         self._size = size
@@ -264,8 +264,8 @@ class MemoryObject(Handle):
             raise self._released_error(type(self).__name__ + ".release")
         self._handle = None
         ffi.release(handle)
-        if self._charged:
-            _budget.credit(self._context, self._charged)
+        if _budget.enabled:
+            _budget.credit_object(self._context, self)
 
     def _set_kernel_arg(self, kernel, index):
         box = self._arg
@@ -360,8 +360,6 @@ class Buffer(MemoryObject):
         if _budget.enabled:
             _budget.charge(context, size)
             self._charged = size
-        else:
-            self._charged = 0
         cell, cell_int = _out_cell()
         status = _create(context_handle, ffi.NULL, flags, size, host, cell)
         if status in ALLOCATION_FAILURES:

@@ -92,7 +92,8 @@ class Pipe(MemoryObject):
         if status:
             check(status, "clCreatePipe", "packet_size %d, max_packets %d" % (packet_size, max_packets))
         self._adopt(raw[0])
-        self._charged = charged
+        if charged:
+            self._charged = charged
         if not flags & _mf.READ_WRITE:
             flags |= _mf.READ_WRITE
         self._set_cache(_info.query(self, "mem", _constants.mem_info.SIZE), flags, _PIPE, context)

@@ -433,7 +433,6 @@ class PooledBuffer(Buffer):
     _hostbuf = None
     _parent = None
     _origin = 0
-    _charged = 0  # its pool counts the block in the collection budget
 
     def release(self):
         if self._handle is None:

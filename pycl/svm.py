@@ -379,7 +379,8 @@ class SVMAllocation(SVMPointer, Handle):
     ``==``/hash by pointer, ``release``, ``enqueue_release``,
     ``bind_to_queue``, ``unbind_from_queue``, ``with``."""
 
-    # _charged: the bytes counted in the collection budget (pycl.budget).
+    # _charged: the bytes counted in the collection budget (pycl.budget),
+    # unset when accounting was off.
     __slots__ = ("_size", "_flags", "_context", "_queue", "_full", "_charged", "__array_interface__")
     _invalid_code = lib.CL_INVALID_VALUE
 
@@ -424,9 +425,7 @@ class SVMAllocation(SVMPointer, Handle):
             q = _in_order_queue(queue, context, routine)
         if _budget.enabled:
             _budget.charge(context, size)
-            charged = size
-        else:
-            charged = 0
+            self._charged = size
         out = _new(_SVM_OUT)
         status = _svm_alloc(ctx, flags, size, alignment, q, out)
         if status == _ALLOCATION_FAILURE:
@@ -445,7 +444,6 @@ class SVMAllocation(SVMPointer, Handle):
         self._context = context
         self._queue = queue
         self._full = None
-        self._charged = charged
 
     def _pointer(self, routine):
         if self._handle is None:
@@ -510,8 +508,8 @@ class SVMAllocation(SVMPointer, Handle):
             self._check_unmapped(record, "SVMAllocation.release")
         self._handle = None
         _release(record)
-        if self._charged:
-            _budget.credit(self._context, self._charged)
+        if _budget.enabled:
+            _budget.credit_object(self._context, self)
 
     def enqueue_release(self, queue=None, wait_for=None):
         """Enqueue the free on ``queue`` (default: the bound queue) after
@@ -534,8 +532,8 @@ class SVMAllocation(SVMPointer, Handle):
             check(status, "clEnqueueSVMFree")
         self._handle = None
         ffi.release(record)
-        if self._charged:
-            _budget.credit(self._context, self._charged)
+        if _budget.enabled:
+            _budget.credit_object(self._context, self)
         return Event._wrap(out[0])
 
     # DLPack: fine-grain SVM is host memory the host may use directly (after
