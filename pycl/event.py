@@ -10,6 +10,8 @@ from pycl.handle import Handle
 from pycl import wards as _wards
 
 __all__ = [
+    "out_cell",
+    "take_event",
     "Event",
     "UserEvent",
     "NannyEvent",
@@ -32,6 +34,33 @@ def wait_list(wait_for, routine):
     if None in handles:
         raise TypeError("%s: wait_for must be a sequence of pycl.Event, got %r" % (routine, wait_for))
     return len(handles), ffi.new("cl_event[]", handles)
+
+
+_cells = threading.local()
+
+
+def out_cell():
+    """This thread's event output: ``(cl_event[1], the same memory as
+    intptr_t[1])``. An enqueue call writes its event there and
+    ``take_event`` wraps it at once, which spares a ``ffi.new`` and a cast per
+    call (cffi releases the GIL during calls, hence one cell per thread)."""
+    try:
+        return _cells.event
+    except AttributeError:
+        cell = ffi.new("cl_event[1]")
+        _cells.event = (cell, ffi.cast("intptr_t *", cell))
+        return _cells.event
+
+
+def take_event(cls, cell, cell_int):
+    """A new ``cls`` (Event or a subclass) owning the event in ``out_cell()``."""
+    event = _new_object(cls)
+    event._ptr = cell_int[0]
+    event._handle = _gc(cell[0], _release_event)
+    return event
+
+
+_new_object, _gc, _release_event = object.__new__, ffi.gc, lib.pycl_event_release
 
 
 class _Profile:

@@ -48,7 +48,7 @@ from pycl import constants as _constants
 from pycl import info as _info
 from pycl import wards as _wards
 from pycl.errors import UnavailableError, check, logic_error
-from pycl.event import Event, wait_list
+from pycl.event import Event, out_cell, take_event, wait_list
 from pycl.hostbuf import describe, host_bytes
 from pycl.mapping import MemoryMap, _check_map_flags
 from pycl.memory import ALLOCATION_FAILURES, MemoryObject, array_interface, check_flags, register_mem_class
@@ -1010,7 +1010,7 @@ def _image_host(queue, image, host_obj, origin, region, pitches, is_blocking, wa
     if 0 in region:
         return _nanny_marker(q, count, events, host_obj)
     row, slice_ = _host_pitches(image, region, pitches, len(host), host_obj, host_name, routine)
-    out = ffi.new("cl_event *")
+    out, out_int = out_cell()
     c_origin = ffi.new("size_t[3]", origin)
     c_region = ffi.new("size_t[3]", region)
     blocking = 1 if is_blocking else 0
@@ -1026,7 +1026,7 @@ def _image_host(queue, image, host_obj, origin, region, pitches, is_blocking, wa
         name = "clEnqueueWriteImage"
     if status:
         check(status, name, "origin %r, region %r, pitches (%d, %d)" % (origin, region, row, slice_))
-    return _nanny(out[0], host_obj, host, is_blocking)
+    return _nanny(out, out_int, host_obj, host, is_blocking)
 
 
 def _write_image(queue, dest, src, origin=None, region=None, pitches=None, is_blocking=True, wait_for=None):
@@ -1063,13 +1063,13 @@ def _copy_buffer_to_image(queue, dest, src, offset=None, origin=None, region=Non
     count, events = wait_list(wait_for, routine)
     if 0 in region:
         return _marker(q, count, events, Event)
-    out = ffi.new("cl_event *")
+    out, out_int = out_cell()
     status = lib.pycl_enqueue_copy_buffer_to_image(
         q, src_mem, dst_mem, offset, ffi.new("size_t[3]", origin), ffi.new("size_t[3]", region), count, events, out
     )
     if status:
         check(status, "clEnqueueCopyBufferToImage", "offset %d, origin %r, region %r" % (offset, origin, region))
-    return Event._wrap(out[0])
+    return take_event(Event, out, out_int)
 
 
 def _copy_image_to_buffer(queue, dest, src, origin=None, region=None, offset=None, wait_for=None):
@@ -1097,13 +1097,13 @@ def _copy_image_to_buffer(queue, dest, src, origin=None, region=None, offset=Non
     count, events = wait_list(wait_for, routine)
     if 0 in region:
         return _marker(q, count, events, Event)
-    out = ffi.new("cl_event *")
+    out, out_int = out_cell()
     status = lib.pycl_enqueue_copy_image_to_buffer(
         q, src_mem, dst_mem, ffi.new("size_t[3]", origin), ffi.new("size_t[3]", region), offset, count, events, out
     )
     if status:
         check(status, "clEnqueueCopyImageToBuffer", "origin %r, region %r, offset %d" % (origin, region, offset))
-    return Event._wrap(out[0])
+    return take_event(Event, out, out_int)
 
 
 def _copy_image(queue, dest, src, src_origin=None, dest_origin=None, region=None, wait_for=None, dst_origin=None):
@@ -1138,7 +1138,7 @@ def _copy_image(queue, dest, src, src_origin=None, dest_origin=None, region=None
     count, events = wait_list(wait_for, routine)
     if 0 in region:
         return _marker(q, count, events, Event)
-    out = ffi.new("cl_event *")
+    out, out_int = out_cell()
     status = lib.pycl_enqueue_copy_image(
         q,
         src_mem,
@@ -1154,7 +1154,7 @@ def _copy_image(queue, dest, src, src_origin=None, dest_origin=None, region=None
         check(
             status, "clEnqueueCopyImage", "src_origin %r, dest_origin %r, region %r" % (src_origin, dest_origin, region)
         )
-    return Event._wrap(out[0])
+    return take_event(Event, out, out_int)
 
 
 _HOST_KEYWORDS = ("origin", "region", "pitches", "is_blocking", "wait_for")
@@ -1280,13 +1280,13 @@ def enqueue_fill_image(queue, mem, color, origin, region, wait_for=None):
     count, events = wait_list(wait_for, routine)
     if 0 in region:
         return _marker(q, count, events, Event)
-    out = ffi.new("cl_event *")
+    out, out_int = out_cell()
     status = lib.pycl_enqueue_fill_image(
         q, handle, data, ffi.new("size_t[3]", origin), ffi.new("size_t[3]", region), count, events, out
     )
     if status:
         check(status, "clEnqueueFillImage", "origin %r, region %r" % (origin, region))
-    return Event._wrap(out[0])
+    return take_event(Event, out, out_int)
 
 
 def _group_strides(dims_fast, itemsize, groups):
@@ -1374,7 +1374,7 @@ def enqueue_map_image(
         if len(strides) != len(shape):
             raise logic_error(routine, "strides %r and shape %r differ in length" % (strides, shape))
     count, events = wait_list(wait_for, routine)
-    out = ffi.new("cl_event *")
+    out, out_int = out_cell()
     record = ffi.new("struct pycl_mapping **")
     pitches = ffi.new("size_t[2]")
     status = lib.pycl_mapping_map_image(
@@ -1393,7 +1393,7 @@ def enqueue_map_image(
     )
     if status:
         check(status, "clEnqueueMapImage", "origin %r, region %r" % (origin, region))
-    event = Event._wrap(out[0])
+    event = take_event(Event, out, out_int)
     memory_map = MemoryMap._adopt(record[0], buf, w * h * d * element)
     mapping = memory_map._mapping
     row = pitches[0] or w * element

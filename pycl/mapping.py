@@ -31,7 +31,7 @@ from pycl import budget as _budget
 from pycl import constants as _constants
 from pycl import wards as _wards
 from pycl.errors import check, logic_error
-from pycl.event import Event, wait_list
+from pycl.event import Event, out_cell, take_event, wait_list
 from pycl.memory import MemoryObject, array_interface, array_layout
 from pycl.transfer import mem_handle, queue_handle, size_value
 
@@ -100,13 +100,13 @@ class MemoryMap:
             q = queue_handle(queue, routine)
             mem_handle(self._mem, queue, routine, "the mapped buffer")
         count, events = wait_list(wait_for, routine)
-        out = ffi.new("cl_event *")
+        out, out_int = out_cell()
         status = lib.pycl_mapping_unmap(mapping, q, count, events, out)
         if status:
             check(status, "clEnqueueUnmapMemObject")
         if _budget.enabled:
             _budget.credit_object(self._mem._context, self)
-        return Event._wrap(out[0])
+        return take_event(Event, out, out_int)
 
     def __enter__(self):
         return self
@@ -186,14 +186,14 @@ def enqueue_map_buffer(
             % (offset, nbytes, shape, dtype, offset + nbytes, buf._size),
         )
     count, events = wait_list(wait_for, routine)
-    out = ffi.new("cl_event *")
+    out, out_int = out_cell()
     record = ffi.new("struct pycl_mapping **")
     status = lib.pycl_mapping_map_buffer(
         q, mem, 1 if is_blocking else 0, flags, offset, nbytes, count, events, out, record
     )
     if status:
         check(status, "clEnqueueMapBuffer", "offset %d, %d bytes" % (offset, nbytes))
-    event = Event._wrap(out[0])
+    event = take_event(Event, out, out_int)
     memory_map = MemoryMap._adopt(record[0], buf, nbytes)
     memory_map.__array_interface__ = array_interface(
         int(ffi.cast("intptr_t", memory_map._mapping.ptr)), shape, dtype, strides

@@ -263,7 +263,7 @@ class MemoryObject(Handle):
         if handle is None:
             raise self._released_error(type(self).__name__ + ".release")
         self._handle = None
-        ffi.release(handle)
+        _ffi_release(handle)
         if _budget.enabled:
             _budget.credit_object(self._context, self)
 
@@ -310,6 +310,51 @@ def _base_align(device):
     return align
 
 
+def _buffer_args(flags, size, hostbuf):
+    """``Buffer()``'s arguments checked in full: ``(flags with OpenCL's
+    default access added, size, host pointer or NULL)``. Flags found valid
+    without a hostbuf are remembered for Buffer's common case."""
+    routine = "Buffer"
+    given = flags
+    flags = _int_flags(flags, routine)
+    check_flags(flags, routine)
+    size = _size_arg(size, "size", routine)
+    if hostbuf is None:
+        if flags & _USE_OR_COPY:
+            raise logic_error(routine, "flags %s need a hostbuf" % _mf.to_string(flags), lib.CL_INVALID_HOST_PTR)
+        if size == 0:
+            raise logic_error(routine, "size must be positive (or given by a hostbuf)", lib.CL_INVALID_BUFFER_SIZE)
+        host = _NULL
+    else:
+        if not flags & _USE_OR_COPY:
+            raise logic_error(
+                routine,
+                "a hostbuf was passed but flags %s hold neither USE_HOST_PTR nor COPY_HOST_PTR"
+                % _mf.to_string(flags, "0x%x"),
+                lib.CL_INVALID_HOST_PTR,
+            )
+        host = host_bytes(hostbuf, bool(flags & _USE), routine, "hostbuf")
+        if size == 0:
+            size = len(host)
+            if size == 0:
+                raise logic_error(routine, "hostbuf (%s) is empty" % describe(hostbuf), lib.CL_INVALID_BUFFER_SIZE)
+        elif size > len(host):
+            raise logic_error(
+                routine, "size = %d is larger than hostbuf (%s, %d bytes)" % (size, describe(hostbuf), len(host))
+            )
+    if not flags & _ACCESS:
+        flags |= _READ_WRITE  # OpenCL's default, as the driver reports it
+    if hostbuf is None and type(given) is int and len(_checked_flags) < 4096:
+        _checked_flags[given] = flags
+    return flags, size, host
+
+
+# mem_flags values found valid without a hostbuf -> the same with OpenCL's
+# default access (READ_WRITE) added: Buffer's whole flag check in one look-up.
+_checked_flags = {}
+_NULL, _gc, _ffi_release = ffi.NULL, ffi.gc, ffi.release
+
+
 class Buffer(MemoryObject):
     """``Buffer(context, flags, size=0, hostbuf=None)``. With ``hostbuf``,
     ``size`` defaults to its byte size; USE_HOST_PTR keeps ``hostbuf`` alive
@@ -318,58 +363,35 @@ class Buffer(MemoryObject):
     __slots__ = ("_parent", "_root_ptr", "_origin")
 
     def __init__(self, context, flags, size=0, hostbuf=None):
-        routine = "Buffer"
-        if type(flags) is not int:
-            flags = _int_flags(flags, routine)
-        access, host_access = flags & _ACCESS, flags & _HOST_ACCESS
-        if access & (access - 1) or host_access & (host_access - 1) or flags & _HOST_PTR or flags & ~_KNOWN_FLAGS:
-            check_flags(flags, routine)  # the full check where it can fail
-        if type(size) is not int or size <= 0 or size > _SIZE_MAX:
-            size = _size_arg(size, "size", routine)
-        if hostbuf is None:
-            if flags & _USE_OR_COPY:
-                raise logic_error(routine, "flags %s need a hostbuf" % _mf.to_string(flags), lib.CL_INVALID_HOST_PTR)
-            if size == 0:
-                raise logic_error(routine, "size must be positive (or given by a hostbuf)", lib.CL_INVALID_BUFFER_SIZE)
-            host = ffi.NULL
+        # The common case first: flags already found valid without a hostbuf
+        # (one dict look-up stands for the whole flag check) and a plain
+        # positive size. Everything else takes _buffer_args, which checks
+        # the same and more.
+        checked = _checked_flags.get(flags) if type(flags) is int and hostbuf is None else None
+        if checked is not None and type(size) is int and 0 < size <= _SIZE_MAX:
+            flags, host = checked, _NULL
         else:
-            if not flags & _USE_OR_COPY:
-                raise logic_error(
-                    routine,
-                    "a hostbuf was passed but flags %s hold neither USE_HOST_PTR nor COPY_HOST_PTR"
-                    % _mf.to_string(flags, "0x%x"),
-                    lib.CL_INVALID_HOST_PTR,
-                )
-            host = host_bytes(hostbuf, bool(flags & _USE), routine, "hostbuf")
-            if size == 0:
-                size = len(host)
-                if size == 0:
-                    raise logic_error(routine, "hostbuf (%s) is empty" % describe(hostbuf), lib.CL_INVALID_BUFFER_SIZE)
-            elif size > len(host):
-                raise logic_error(
-                    routine, "size = %d is larger than hostbuf (%s, %d bytes)" % (size, describe(hostbuf), len(host))
-                )
-        if not flags & _ACCESS:
-            flags |= _READ_WRITE  # OpenCL's default, as the driver reports it
+            flags, size, host = _buffer_args(flags, size, hostbuf)
         try:
             context_handle = context._handle
         except AttributeError:
-            raise TypeError("%s: context must be a pycl.Context, not %s" % (routine, type(context).__name__)) from None
+            raise TypeError("Buffer: context must be a pycl.Context, not %s" % type(context).__name__) from None
         if context_handle is None:
             context._live()  # raises: released
         if _budget.enabled:
             _budget.charge(context, size)
             self._charged = size
         cell, cell_int = _out_cell()
-        status = _create(context_handle, ffi.NULL, flags, size, host, cell)
-        if status in ALLOCATION_FAILURES:
-            _budget.collect()  # collected objects give their memory back (see _adopt)
-            status = _create(context_handle, ffi.NULL, flags, size, host, cell)
+        status = _create(context_handle, _NULL, flags, size, host, cell)
         if status:
-            check(status, "clCreateBuffer", "size %d, flags %s" % (size, _mf.to_string(flags, "0x%x")))
+            if status in ALLOCATION_FAILURES:
+                _budget.collect()  # collected objects give their memory back (see _adopt)
+                status = _create(context_handle, _NULL, flags, size, host, cell)
+            if status:
+                check(status, "clCreateBuffer", "size %d, flags %s" % (size, _mf.to_string(flags, "0x%x")))
         # Inline _adopt (creation is a benchmarked micro-operation).
         self._ptr = ptr = cell_int[0]
-        self._handle = ffi.gc(cell[0], _release_mem)  # no size: see _adopt
+        self._handle = _gc(cell[0], _release_mem)  # no size: see _adopt
         self._size = size
         self._flags = flags
         self._type = _BUFFER
@@ -419,9 +441,63 @@ class Buffer(MemoryObject):
         return self._sub_buffer(start, stop - start, self._flags & (_ACCESS | _HOST_ACCESS), routine)
 
     def _sub_buffer(self, origin, size, flags, routine):
+        # The common case in a few look-ups: the (flags, parent's flags) pair
+        # and the context's alignments were checked before, plain ints that
+        # fit. Anything else (and every failure) takes _check_sub_buffer,
+        # which checks the same and names what is wrong.
+        root = self if self._parent is None else self._parent
+        sub_flags = _sub_flags.get((flags, self._flags)) if type(flags) is int else None
+        aligns = root._context._sub_aligns
+        if (
+            sub_flags is None
+            or aligns is None
+            or self._handle is None
+            or root._handle is None
+            or type(origin) is not int
+            or type(size) is not int
+            or origin < 0
+            or size <= 0
+            or origin + size > self._size
+        ):
+            origin, size, flags, sub_flags, aligns = self._check_sub_buffer(origin, size, flags, root, routine)
+        at = self._origin + origin  # offset in the root buffer
+        for align in aligns:
+            if not at % align:
+                break
+        else:
+            raise _misaligned(origin, at, root, routine)
+        cell, cell_int = _out_cell()
+        status = lib.pycl_buffer_create_sub(root._handle, flags, at, size, cell)
+        if status:
+            raise error_for(
+                status, "clCreateSubBuffer", "origin %d, size %d, flags %s" % (at, size, _mf.to_string(flags, "0x%x"))
+            )
+        sub = _new_object(Buffer)
+        sub._ptr = cell_int[0]
+        # Released youngest-first among its siblings (an NVIDIA defect: memory.c).
+        sub._handle = _gc(cell[0], _release_sub)
+        sub._hostbuf = None
+        sub._arg = None
+        sub._size = size
+        sub._flags = sub_flags
+        sub._type = _BUFFER
+        sub._context = root._context
+        sub._ctx_ptr = root._ctx_ptr
+        sub._transfer_kind = "buffer"
+        sub._parent = root
+        sub._root_ptr = root._ptr
+        sub._origin = at
+        return sub
+
+    def _check_sub_buffer(self, origin, size, flags, root, routine):
+        """Every check of a sub-buffer's arguments; returns ``(origin, size,
+        flags, the sub-buffer's cached flags, the context's alignments)`` and
+        remembers the flags and alignments for the common case."""
         self._live()
+        root._live()
         origin = _size_arg(origin, "origin", routine)
         size = _size_arg(size, "size", routine)
+        given = flags
         flags = _int_flags(flags, routine)
         check_flags(flags, routine)
         if flags & _HOST_PTR:
@@ -448,34 +524,31 @@ class Buffer(MemoryObject):
             raise logic_error(
                 routine, "READ_WRITE conflicts with the parent's %s" % _mf.to_string(parent_flags & _ACCESS)
             )
-        root = self if self._parent is None else self._parent
-        at = self._origin + origin  # offset in the root buffer
-        aligns = [(_base_align(d), d) for d in root._context.devices]
-        if all(at % align for align, _ in aligns):
-            raise logic_error(
-                routine,
-                "origin %d (offset %d in the root buffer) is not a multiple of the device's mem_base_addr_align "
-                "(%s); sub-buffers must start there"
-                % (origin, at, ", ".join("%d bytes on %r" % (a, d.name) for a, d in aligns)),
-                lib.CL_MISALIGNED_SUB_BUFFER_OFFSET,
-            )
-        raw = ffi.new("cl_mem *")
-        status = lib.pycl_buffer_create_sub(root._live(), flags, at, size, raw)
-        if status:
-            error = error_for(
-                status, "clCreateSubBuffer", "origin %d, size %d, flags %s" % (at, size, _mf.to_string(flags, "0x%x"))
-            )
-            raise error
-        sub = Buffer.__new__(Buffer)
-        # Released youngest-first among its siblings (an NVIDIA defect: memory.c).
-        sub._adopt(raw[0], lib.pycl_sub_buffer_release)
         access = flags & _ACCESS or parent_flags & _ACCESS
         host_access = flags & _HOST_ACCESS or parent_flags & _HOST_ACCESS
-        sub._set_cache(size, access | host_access | (root._flags & _HOST_PTR), _BUFFER, root._context)
-        sub._parent = root
-        sub._root_ptr = root._ptr
-        sub._origin = at
-        return sub
+        sub_flags = access | host_access | (parent_flags & _HOST_PTR)
+        aligns = tuple(_base_align(d) for d in root._context.devices)
+        if type(given) is int and len(_sub_flags) < 4096:
+            _sub_flags[(given, parent_flags)] = sub_flags
+        root._context._sub_aligns = aligns
+        return origin, size, flags, sub_flags, aligns
+
+
+def _misaligned(origin, at, root, routine):
+    devices = root._context.devices
+    return logic_error(
+        routine,
+        "origin %d (offset %d in the root buffer) is not a multiple of the device's mem_base_addr_align "
+        "(%s); sub-buffers must start there"
+        % (origin, at, ", ".join("%d bytes on %r" % (_base_align(d), d.name) for d in devices)),
+        lib.CL_MISALIGNED_SUB_BUFFER_OFFSET,
+    )
+
+
+# (flags, parent's flags) found valid -> the sub-buffer's cached flags.
+_sub_flags = {}
+_new_object = object.__new__
+_release_sub = lib.pycl_sub_buffer_release
 
 
 def _wrap_mem(raw):

@@ -57,7 +57,7 @@ from pycl import transfer as _transfer
 from pycl import wards as _wards
 from pycl.context import Context
 from pycl.errors import LogicError, MemoryError, UnavailableError, check, logic_error
-from pycl.event import Event, NannyEvent, wait_list
+from pycl.event import Event, NannyEvent, out_cell, take_event, wait_list
 from pycl.handle import Handle
 from pycl.hostbuf import describe, host_bytes
 from pycl.memory import array_interface, array_layout
@@ -95,7 +95,7 @@ _new, _gc, _SVM_OUT = ffi.new, ffi.gc, ffi.typeof("struct pycl_svm **")
 _svm_alloc, _svm_free = lib.pycl_svm_alloc, lib.pycl_svm_free
 _svm_map, _svm_unmap, _svm_mapping_free = lib.pycl_svm_map, lib.pycl_svm_unmap, lib.pycl_svm_mapping_free
 _release = ffi.release
-_EVENT_OUT, _MAPPING_OUT = ffi.typeof("cl_event *"), ffi.typeof("struct pycl_svm_mapping **")
+_MAPPING_OUT = ffi.typeof("struct pycl_svm_mapping **")
 _ALLOCATION_FAILURE = lib.CL_MEM_OBJECT_ALLOCATION_FAILURE
 _UINT8 = np.dtype(np.uint8)
 _EMPTY = ffi.new("char[1]")  # the data pointer of empty arrays (PyPy's numpy refuses NULL)
@@ -323,14 +323,14 @@ class SVMPointer:
         else:
             owner = alloc._live()
         count, events = wait_list(wait_for, routine)
-        out = _new(_EVENT_OUT)
+        out, out_int = out_cell()
         mapping = _new(_MAPPING_OUT)
         status = _svm_map(
             q, 1 if is_blocking else 0, flags, owner, ffi.cast("void *", ptr), size, count, events, out, mapping
         )
         if status:
             check(status, "clEnqueueSVMMap", "%d bytes at 0x%x" % (size, ptr))
-        return _gc(mapping[0], _svm_mapping_free), Event._wrap(out[0])
+        return _gc(mapping[0], _svm_mapping_free), take_event(Event, out, out_int)
 
     def as_buffer(self, ctx, *, flags=None, size=None):
         """A ``Buffer`` over this memory (``mem_flags``, default READ_WRITE |
@@ -526,7 +526,7 @@ class SVMAllocation(SVMPointer, Handle):
             q = _in_order_queue(queue, self._context, routine, in_order=False)
         self._check_unmapped(record, routine)
         count, events = wait_list(wait_for, routine)
-        out = ffi.new("cl_event *")
+        out, out_int = out_cell()
         status = lib.pycl_svm_enqueue_release(record, q, count, events, out)
         if status:
             check(status, "clEnqueueSVMFree")
@@ -534,7 +534,7 @@ class SVMAllocation(SVMPointer, Handle):
         ffi.release(record)
         if _budget.enabled:
             _budget.credit_object(self._context, self)
-        return Event._wrap(out[0])
+        return take_event(Event, out, out_int)
 
     # DLPack: fine-grain SVM is host memory the host may use directly (after
     # the device's work is ordered before it), so it exports like a numpy
@@ -735,9 +735,9 @@ class SVMMap:
     def release(self, queue=None, wait_for=None):
         """Enqueue the unmap on ``queue`` (default: the map's) after
         ``wait_for``; returns its Event."""
-        out = _new(_EVENT_OUT)
+        out, out_int = out_cell()
         self._unmap(queue, wait_for, out)
-        return Event._wrap(out[0])
+        return take_event(Event, out, out_int)
 
     def _unmap(self, queue, wait_for, out):
         routine = "SVMMap.release"
@@ -896,7 +896,7 @@ def _enqueue_svm_memcpy(queue, dest, src, byte_count=None, is_blocking=True, wai
                 lib.CL_MEM_COPY_OVERLAP,
             )
     count, events = wait_list(wait_for, routine)
-    out = ffi.new("cl_event *")
+    out, out_int = out_cell()
     if n == 0:
         check(lib.pycl_enqueue_marker(q, count, events, out), "clEnqueueMarkerWithWaitList")
     else:
@@ -904,11 +904,11 @@ def _enqueue_svm_memcpy(queue, dest, src, byte_count=None, is_blocking=True, wai
         if status:
             check(status, "clEnqueueSVMMemcpy", "%d bytes" % n)
     if host_obj is None:
-        return Event._wrap(out[0])
-    event = NannyEvent._wrap(out[0])
+        return take_event(Event, out, out_int)
+    event = take_event(NannyEvent, out, out_int)
     event._ward = host_obj
     if not is_blocking and n:
-        _wards.keep(out[0], dst if dst_host is not None else src_ptr)
+        _wards.keep(event._handle, dst if dst_host is not None else src_ptr)
     return event
 
 
@@ -947,14 +947,14 @@ def enqueue_svm_memfill(queue, dest, pattern, byte_count=None, wait_for=None):
     if n and ptr % p:
         raise logic_error(routine, "dest at 0x%x is not aligned to the pattern size %d (OpenCL requires it)" % (ptr, p))
     count, events = wait_list(wait_for, routine)
-    out = ffi.new("cl_event *")
+    out, out_int = out_cell()
     if n == 0:
         check(lib.pycl_enqueue_marker(q, count, events, out), "clEnqueueMarkerWithWaitList")
     else:
         status = lib.pycl_enqueue_svm_memfill(q, ffi.cast("void *", ptr), data, p, n, count, events, out)
         if status:
             check(status, "clEnqueueSVMMemFill", "pattern of %d bytes, %d bytes" % (p, n))
-    return Event._wrap(out[0])
+    return take_event(Event, out, out_int)
 
 
 def _fill_route(queue, dest, pattern, size, offset, wait_for):
@@ -993,7 +993,7 @@ def enqueue_svm_migratemem(queue, svms, flags, wait_for=None):
         pointers.append(ffi.cast("void *", ptr))
         sizes.append(size or 0)
     count, events = wait_list(wait_for, routine)
-    out = ffi.new("cl_event *")
+    out, out_int = out_cell()
     status = lib.pycl_enqueue_svm_migrate(
         q,
         len(pointers),
@@ -1006,7 +1006,7 @@ def enqueue_svm_migratemem(queue, svms, flags, wait_for=None):
     )
     if status:
         check(status, "clEnqueueSVMMigrateMem")
-    return Event._wrap(out[0])
+    return take_event(Event, out, out_int)
 
 
 enqueue_svm_migrate_mem = enqueue_svm_migratemem

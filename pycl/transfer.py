@@ -29,7 +29,7 @@ from pycl import constants as _constants
 from pycl import staging as _staging
 from pycl import wards as _wards
 from pycl.errors import UnavailableError, check, logic_error
-from pycl.event import Event, NannyEvent, wait_list
+from pycl.event import Event, NannyEvent, out_cell, take_event, wait_list
 from pycl.hostbuf import describe, host_bytes
 from pycl.memory import MemoryObject
 from pycl.platform import Platform
@@ -88,9 +88,9 @@ def size_value(value, name, routine):
 
 
 def _marker(q, count, events, cls):
-    out = ffi.new("cl_event *")
+    out, out_int = out_cell()
     check(lib.pycl_enqueue_marker(q, count, events, out), "clEnqueueMarkerWithWaitList")
-    return cls._wrap(out[0])
+    return take_event(cls, out, out_int)
 
 
 def _nanny_marker(q, count, events, host_obj):
@@ -99,13 +99,14 @@ def _nanny_marker(q, count, events, host_obj):
     return event
 
 
-def _nanny(raw, host_obj, host, is_blocking):
-    """The NannyEvent of a host transfer; a non-blocking one keeps the host
-    object (and its buffer export ``host``) until it completes."""
-    event = NannyEvent._wrap(raw)
+def _nanny(out, out_int, host_obj, host, is_blocking):
+    """The NannyEvent of a host transfer (its event in ``out_cell()``); a
+    non-blocking one keeps the host object (and its buffer export ``host``)
+    until it completes."""
+    event = take_event(NannyEvent, out, out_int)
     event._ward = host_obj
     if not is_blocking:
-        _wards.keep(raw, host)
+        _wards.keep(event._handle, host)
     return event
 
 
@@ -235,18 +236,18 @@ def _write_buffer(queue, dest, src, dst_offset=0, src_offset=0, is_blocking=True
     count, events = wait_list(wait_for, routine)
     if n == 0:
         return _nanny_marker(q, count, events, src)
-    out = ffi.new("cl_event *")
+    out, out_int = out_cell()
     if n >= _staging.threshold and is_blocking:
         stager = _staging.stager(queue, src)
         if stager is not None:
             status = lib.pycl_staged_write(stager, q, mem, dst_offset, host, n, 1, count, events, out)
             if status:
                 check(status, "clEnqueueWriteBuffer", "staged: dst_offset %d, %d bytes" % (dst_offset, n))
-            return _nanny(out[0], src, host, True)
+            return _nanny(out, out_int, src, host, True)
     status = lib.pycl_enqueue_write_buffer(q, mem, 1 if is_blocking else 0, dst_offset, n, host, count, events, out)
     if status:
         check(status, "clEnqueueWriteBuffer", "dst_offset %d, %d bytes" % (dst_offset, n))
-    return _nanny(out[0], src, host, is_blocking)
+    return _nanny(out, out_int, src, host, is_blocking)
 
 
 def _read_buffer(queue, dest, src, src_offset=0, dst_offset=0, is_blocking=True, wait_for=None, device_offset=None):
@@ -273,18 +274,18 @@ def _read_buffer(queue, dest, src, src_offset=0, dst_offset=0, is_blocking=True,
     count, events = wait_list(wait_for, routine)
     if n == 0:
         return _nanny_marker(q, count, events, dest)
-    out = ffi.new("cl_event *")
+    out, out_int = out_cell()
     if n >= _staging.threshold and is_blocking:
         stager = _staging.stager(queue, dest)
         if stager is not None:
             status = lib.pycl_staged_read(stager, q, mem, src_offset, host, n, count, events, out)
             if status:
                 check(status, "clEnqueueReadBuffer", "staged: src_offset %d, %d bytes" % (src_offset, n))
-            return _nanny(out[0], dest, host, True)
+            return _nanny(out, out_int, dest, host, True)
     status = lib.pycl_enqueue_read_buffer(q, mem, 1 if is_blocking else 0, src_offset, n, host, count, events, out)
     if status:
         check(status, "clEnqueueReadBuffer", "src_offset %d, %d bytes" % (src_offset, n))
-    return _nanny(out[0], dest, host, is_blocking)
+    return _nanny(out, out_int, dest, host, is_blocking)
 
 
 def _copy_buffer(queue, dest, src, byte_count=None, src_offset=0, dst_offset=0, wait_for=None, dest_offset=None):
@@ -332,11 +333,11 @@ def _copy_buffer(queue, dest, src, byte_count=None, src_offset=0, dst_offset=0, 
     count, events = wait_list(wait_for, routine)
     if n == 0:
         return _marker(q, count, events, Event)
-    out = ffi.new("cl_event *")
+    out, out_int = out_cell()
     status = lib.pycl_enqueue_copy_buffer(q, src_mem, dst_mem, src_offset, dst_offset, n, count, events, out)
     if status:
         check(status, "clEnqueueCopyBuffer", "src_offset %d, dst_offset %d, %d bytes" % (src_offset, dst_offset, n))
-    return Event._wrap(out[0])
+    return take_event(Event, out, out_int)
 
 
 # }}}
@@ -347,6 +348,26 @@ def _copy_buffer(queue, dest, src, byte_count=None, src_offset=0, dst_offset=0, 
 
 def triple(value, name, pad, routine):
     """A tuple of 1 to 3 non-negative ints, padded to 3 with ``pad``."""
+    if type(value) is tuple:
+        # The common case (a tuple of plain ints) without a call per entry;
+        # anything else takes the general path, which names the bad entry.
+        n = len(value)
+        if n == 3:
+            a, b, c = value
+        elif n == 2:
+            (a, b), c = value, pad
+        elif n == 1:
+            a, b, c = value[0], pad, pad
+        if (
+            0 < n < 4
+            and type(a) is int
+            and type(b) is int
+            and type(c) is int
+            and 0 <= a <= _SIZE_LIMIT
+            and 0 <= b <= _SIZE_LIMIT
+            and 0 <= c <= _SIZE_LIMIT
+        ):
+            return (a, b, c)
     if not isinstance(value, (tuple, list)):
         raise TypeError("%s: %s must be a tuple of 1 to 3 ints, not %s" % (routine, name, type(value).__name__))
     if not 1 <= len(value) <= 3:
@@ -359,6 +380,12 @@ def pitch_pair(value, name, routine):
     """A tuple of at most 2 non-negative ints (0: tightly packed), padded with 0."""
     if value is None:
         return (0, 0)
+    if type(value) is tuple:
+        n = len(value)
+        a = value[0] if n else 0
+        b = value[1] if n == 2 else 0
+        if n < 3 and type(a) is int and type(b) is int and 0 <= a <= _SIZE_LIMIT and 0 <= b <= _SIZE_LIMIT:
+            return (a, b)
     if not isinstance(value, (tuple, list)):
         raise TypeError("%s: %s must be a tuple of at most 2 ints, not %s" % (routine, name, type(value).__name__))
     if len(value) > 2:
@@ -367,11 +394,21 @@ def pitch_pair(value, name, routine):
     return tuple(out) + (0,) * (2 - len(out))
 
 
+def _side_text(label, obj):
+    """``label`` and ``obj`` for a message: a memory object's repr, else a
+    host object's description."""
+    if hasattr(obj, "_transfer_kind"):
+        return "%s (%r)" % (label, obj)
+    return "%s (%s)" % (label, describe(obj))
+
+
 def rect_side(origin, region, pitches, size, names, routine):
     """Resolve one side of a rect copy: ``(row_pitch, slice_pitch, start)``
     with ``start`` its first byte, after checking that the region lies in
-    ``size`` bytes. ``names`` = (origin name, pitches name, side name)."""
-    origin_name, pitches_name, side = names
+    ``size`` bytes. ``names`` = (origin name, pitches name, the side's label
+    and object for messages, e.g. ``"src"`` and the buffer), formatted only
+    when a check fails."""
+    origin_name, pitches_name, label, obj = names
     r0, r1, r2 = region
     row, slice_ = pitches
     if row == 0:
@@ -396,7 +433,7 @@ def rect_side(origin, region, pitches, size, names, routine):
         raise logic_error(
             routine,
             "%s = %r with region = %r and %s = (%d, %d) reaches byte %d, past the end of %s (%d bytes)"
-            % (origin_name, origin, region, pitches_name, row, slice_, end, side, size),
+            % (origin_name, origin, region, pitches_name, row, slice_, end, _side_text(label, obj), size),
         )
     return row, slice_, start
 
@@ -460,7 +497,7 @@ def _host_rect(
         region,
         buffer_pitches,
         buf._size,
-        ("buffer_origin", "buffer_pitches", "the buffer (%r)" % buf),
+        ("buffer_origin", "buffer_pitches", "the buffer", buf),
         routine,
     )
     h_row, h_slice, _ = rect_side(
@@ -468,10 +505,10 @@ def _host_rect(
         region,
         host_pitches,
         len(host),
-        ("host_origin", "host_pitches", "the host array (%s)" % describe(host_obj)),
+        ("host_origin", "host_pitches", "the host array", host_obj),
         routine,
     )
-    out = ffi.new("cl_event *")
+    out, out_int = out_cell()
     c_buffer_origin = ffi.new("size_t[3]", buffer_origin)
     c_host_origin = ffi.new("size_t[3]", host_origin)
     c_region = ffi.new("size_t[3]", region)
@@ -514,7 +551,7 @@ def _host_rect(
         name = "clEnqueueWriteBufferRect"
     if status:
         check(status, name, "buffer_origin %r, host_origin %r, region %r" % (buffer_origin, host_origin, region))
-    return _nanny(out[0], host_obj, host, is_blocking)
+    return _nanny(out, out_int, host_obj, host, is_blocking)
 
 
 def _write_buffer_rect(
@@ -569,10 +606,10 @@ def _copy_buffer_rect(
     if empty:
         return _marker(q, count, events, Event)
     s_row, s_slice, s_start = rect_side(
-        src_origin, region, src_pitches, src._size, ("src_origin", "src_pitches", "src (%r)" % src), routine
+        src_origin, region, src_pitches, src._size, ("src_origin", "src_pitches", "src", src), routine
     )
     d_row, d_slice, d_start = rect_side(
-        dst_origin, region, dst_pitches, dest._size, ("dst_origin", "dst_pitches", "dest (%r)" % dest), routine
+        dst_origin, region, dst_pitches, dest._size, ("dst_origin", "dst_pitches", "dest", dest), routine
     )
     if src._root_ptr == dest._root_ptr:
         # One buffer (or sub-buffers of one): OpenCL wants equal pitches there,
@@ -590,7 +627,7 @@ def _copy_buffer_rect(
                 % (src_origin, dst_origin),
                 lib.CL_MEM_COPY_OVERLAP,
             )
-    out = ffi.new("cl_event *")
+    out, out_int = out_cell()
     status = lib.pycl_enqueue_copy_buffer_rect(
         q,
         src_mem,
@@ -624,7 +661,7 @@ def _copy_buffer_rect(
             "clEnqueueCopyBufferRect",
             "src_origin %r, dst_origin %r, region %r" % (src_origin, dst_origin, region),
         )
-    return Event._wrap(out[0])
+    return take_event(Event, out, out_int)
 
 
 def _copy_rows(q, src_mem, dst_mem, rows, width, count, events):
@@ -705,11 +742,11 @@ def enqueue_fill_buffer(queue, mem, pattern, offset, size, wait_for=None):
     count, events = wait_list(wait_for, routine)
     if size == 0:
         return _marker(q, count, events, Event)
-    out = ffi.new("cl_event *")
+    out, out_int = out_cell()
     status = lib.pycl_enqueue_fill_buffer(q, handle, data, p, offset, size, count, events, out)
     if status:
         check(status, "clEnqueueFillBuffer", "pattern of %d bytes, offset %d, size %d" % (p, offset, size))
-    return Event._wrap(out[0])
+    return take_event(Event, out, out_int)
 
 
 _fills = {}  # transfer kind -> function(queue, dest, pattern, size, offset, wait_for)
@@ -767,11 +804,11 @@ def enqueue_migrate_mem_objects(queue, mem_objects, flags=0, wait_for=None):
     if flags < 0 or flags & ~_MIGRATION_FLAGS:
         raise logic_error(routine, "flags = 0x%x hold bits that are no mem_migration_flags" % flags)
     count, events = wait_list(wait_for, routine)
-    out = ffi.new("cl_event *")
+    out, out_int = out_cell()
     status = lib.pycl_enqueue_migrate(q, len(handles), ffi.new("cl_mem[]", handles), flags, count, events, out)
     if status:
         check(status, "clEnqueueMigrateMemObjects")
-    return Event._wrap(out[0])
+    return take_event(Event, out, out_int)
 
 
 _P2P_EXTENSION = "cl_amd_copy_buffer_p2p"
@@ -815,11 +852,11 @@ def enqueue_copy_buffer_p2p_amd(platform, queue, src, dest, size=None, wait_for=
         raise logic_error(routine, "size = %d exceeds src (%d bytes) or dest (%d bytes)" % (n, src._size, dest._size))
     function = _p2p_function(platform)
     count, events = wait_list(wait_for, routine)
-    out = ffi.new("cl_event *")
+    out, out_int = out_cell()
     status = lib.pycl_enqueue_copy_buffer_p2p_amd(function, q, src_mem, dst_mem, 0, 0, n, count, events, out)
     if status:
         check(status, "clEnqueueCopyBufferP2PAMD")
-    return Event._wrap(out[0])
+    return take_event(Event, out, out_int)
 
 
 # }}}

@@ -285,6 +285,44 @@ def test_sub_buffer_argument_errors(cq):
         buf.get_sub_region(0.0, 4)
 
 
+
+def test_fast_paths_refuse_what_the_general_path_refuses(cq):
+    """Buffer() and sub-buffers remember flags they found valid; once they
+    have, every refusal must still happen (the common case's short cut
+    checks the same as the full path)."""
+    ctx, _ = cq
+    align = align_of(ctx)
+    rw = mf.READ_WRITE
+    cl.Buffer(ctx, rw, 64).release()  # rw is known now
+    with pytest.raises(TypeError, match="flags"):
+        cl.Buffer(ctx, True, 64)  # equal to READ_WRITE and hashes alike, but a bool
+    with pytest.raises(cl.LogicError, match="size = -1"):
+        cl.Buffer(ctx, rw, -1)
+    with pytest.raises(cl.LogicError, match="exceeds"):
+        cl.Buffer(ctx, rw, 1 << 64)
+    with pytest.raises(TypeError, match="size"):
+        cl.Buffer(ctx, rw, 64.0)
+    assert cl.Buffer(ctx, np.uint64(rw), 64).flags == rw
+    parent = cl.Buffer(ctx, rw, 4 * align)
+    parent[0:align].release()  # (flags, parent flags) and the alignments are known now
+    with pytest.raises(cl.LogicError) as info:
+        parent[align // 2 : align]
+    assert info.value.code == cl.status_code.MISALIGNED_SUB_BUFFER_OFFSET
+    with pytest.raises(cl.LogicError, match="past the end"):
+        parent.get_sub_region(align, 4 * align)
+    with pytest.raises(TypeError, match="origin"):
+        parent.get_sub_region(np.float64(0), align)
+    with pytest.raises(TypeError, match="flags"):
+        parent.get_sub_region(0, align, True)
+    sub = parent[align : 3 * align]
+    middle = sub[0:align]  # a sub-buffer of the root at 2 * align
+    assert middle.offset == align and middle._origin == align
+    parent.release()
+    with pytest.raises(cl.LogicError, match="released"):
+        sub[0:align]  # the root was released
+    with pytest.raises(cl.LogicError, match="released"):
+        parent[0:align]
+
 # }}}
 
 
