@@ -10,11 +10,12 @@ Buffer cost about 440 us.
 
 So pycl keeps an account per device: every object that owns memory (buffers
 but not sub-buffers, images but not images over a buffer, pipes, SVM
-allocations, buffer and image maps, the pinned slots of staged copies; pooled
-blocks through the allocations the pool makes) adds its bytes to the account
-of its context's device when it is created, and an explicit ``release()``
-takes them off again. When the bytes added since the last collection exceed
-the device's budget, pycl collects garbage before it allocates more: the
+allocations, buffer and image maps, the pinned slots of staged copies, the
+blocks pools hand out) adds its bytes to the account of its context's device
+when it is created, and an explicit ``release()`` takes them off again (a
+collected pool block goes back to its bin in C and counts until the next
+collection). When the bytes added since the last collection exceed the
+device's budget, pycl collects garbage before it allocates more: the
 memory held by unreachable objects stays below about one budget per device,
 at the cost of one ``gc.collect()`` (a few milliseconds on PyPy) per budget's
 worth of dropped memory. Programs that release explicitly never collect.

@@ -60,11 +60,12 @@ DECLARATION_FILES = [
     "runtime.h",
     "memory.h",
     "svm.h",
+    "pool.h",
     "image.h",
     "staging.h",
     "embed.h",
 ]
-SOURCE_FILES = ["loader.c", "errors.c", "runtime.c", "memory.c", "svm.c", "image.c", "staging.c", "embed.c"]
+SOURCE_FILES = ["loader.c", "errors.c", "runtime.c", "memory.c", "svm.c", "pool.c", "image.c", "staging.c", "embed.c"]
 
 # Python-side callbacks the shim's C functions can be handed.
 PYTHON_CALLBACKS = """

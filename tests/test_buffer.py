@@ -285,7 +285,6 @@ def test_sub_buffer_argument_errors(cq):
         buf.get_sub_region(0.0, 4)
 
 
-
 def test_fast_paths_refuse_what_the_general_path_refuses(cq):
     """Buffer() and sub-buffers remember flags they found valid; once they
     have, every refusal must still happen (the common case's short cut
@@ -322,6 +321,7 @@ def test_fast_paths_refuse_what_the_general_path_refuses(cq):
         sub[0:align]  # the root was released
     with pytest.raises(cl.LogicError, match="released"):
         parent[0:align]
+
 
 # }}}
 

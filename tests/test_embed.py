@@ -24,6 +24,9 @@ NOT_DISPATCHED = {
     # pycl's own pinned staging path for enqueue_copy, still settling; C code
     # copies with enqueue_write_buffer/enqueue_read_buffer (append it once stable).
     "staging.h": "pycl-internal transfer path",
+    # The bins of pycl's MemoryPool/SVMPool objects; C code allocates with the
+    # buffer and SVM entries.
+    "pool.h": "pycl-internal pool bookkeeping",
 }
 
 

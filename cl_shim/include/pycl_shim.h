@@ -17,6 +17,7 @@ extern "C" {
 #include "pycl/runtime.h"
 #include "pycl/memory.h"
 #include "pycl/svm.h"
+#include "pycl/pool.h"
 #include "pycl/image.h"
 #include "pycl/staging.h"
 #include "pycl/embed.h"

@@ -398,6 +398,13 @@ cl_int pycl_svm_alloc(cl_context context, cl_svm_mem_flags flags, size_t size, c
     return CL_SUCCESS;
 }
 
+void pycl_svm_ref(struct pycl_svm *svm)
+{
+    pthread_mutex_lock(&svm_lock);
+    ++svm->refs;
+    pthread_mutex_unlock(&svm_lock);
+}
+
 void pycl_svm_free(struct pycl_svm *svm)
 {
     if (!svm)

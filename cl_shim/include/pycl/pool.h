@@ -1,0 +1,74 @@
+/* Memory pools (pycl.MemoryPool, pycl.SVMPool): bins of held blocks, in C so
+ * that an allocation is one call and a handed-out block goes back to its bin
+ * from a C destructor when it is collected (pool.c).
+ *
+ * A block is a cl_mem (a buffer pool) or a struct pycl_svm (an SVM pool) of
+ * which the pool owns one reference. A size's bin is its exponent (the
+ * position of its highest set bit) followed by the `leading_bits` bits below
+ * the highest one; every block of a bin has the bin's largest size, so blocks
+ * of a bin are interchangeable (PyOpenCL's bins). */
+
+#define PYCL_POOL_BUFFERS 0
+#define PYCL_POOL_SVM 1
+/* pycl_pool_take's status when the bin holds no block: allocate one and
+ * hand it to pycl_pool_adopt. */
+#define PYCL_POOL_MISS 1
+
+struct pycl_pool;
+
+/* A handed-out block: the record a PooledBuffer or PooledSVM owns, with
+ * pycl_pool_return as its ffi.gc destructor. */
+struct pycl_pooled {
+    cl_mem mem;            /* the block of a buffer pool, else NULL */
+    struct pycl_svm *svm;  /* the block of an SVM pool, else NULL */
+    uintptr_t address;     /* the cl_mem, or the SVM pointer, as an int */
+    size_t nbytes;         /* the block's size (its bin's) */
+    size_t size;           /* the size asked for */
+    uintptr_t tag;         /* the caller's, kept with the block while it is held */
+    uint64_t bin;
+    struct pycl_pool *pool;
+};
+
+struct pycl_pool_stats {
+    size_t active_blocks, active_bytes, active_alloc_bytes;
+    size_t held_blocks, held_bytes;
+    size_t peak_active_blocks, peak_active_bytes, peak_held_blocks, peak_held_bytes, peak_managed_bytes;
+    size_t allocations, hits, oom_retries;
+};
+
+uint64_t pycl_pool_bin_number(unsigned leading_bits, size_t size);
+/* The bytes of every block of `bin`: the largest size in the bin. */
+size_t pycl_pool_alloc_size(unsigned leading_bits, uint64_t bin);
+
+/* leading_bits: 0..32. *pool holds one reference for the caller. */
+cl_int pycl_pool_create(int kind, unsigned leading_bits, struct pycl_pool **pool);
+/* Drops the caller's reference (an ffi.gc destructor); the pool and its held
+ * blocks go when the last handed-out block has come back too. Never blocks. */
+void pycl_pool_unref(struct pycl_pool *pool);
+
+/* Counts an allocation of `size` bytes (if `count`: not when retrying one)
+ * and hands out a held block of its bin (CL_SUCCESS) or says PYCL_POOL_MISS. CL_OUT_OF_HOST_MEMORY if the record
+ * cannot be made. */
+cl_int pycl_pool_take(struct pycl_pool *pool, size_t size, int count, struct pycl_pooled **pooled);
+/* Hands out `block` (a cl_mem or a struct pycl_svm * of the bin's size, just
+ * allocated) for `size` bytes; the pool takes a reference of its own. */
+cl_int pycl_pool_adopt(struct pycl_pool *pool, size_t size, void *block, struct pycl_pooled **pooled);
+/* The block goes back to its bin (or is freed if the pool no longer holds
+ * blocks) and the record is freed: the ffi.gc destructor of records. */
+void pycl_pool_return(struct pycl_pooled *pooled);
+
+/* Frees held blocks, largest bins first, until at most `target` bytes are
+ * held; returns the bytes freed. */
+size_t pycl_pool_free_held(struct pycl_pool *pool, size_t target);
+/* From now on returned blocks are freed; frees the held ones (bytes freed). */
+size_t pycl_pool_stop_holding(struct pycl_pool *pool);
+void pycl_pool_count_oom_retry(struct pycl_pool *pool);
+void pycl_pool_get_stats(struct pycl_pool *pool, struct pycl_pool_stats *stats);
+/* Restarts the peak counters from the current values. */
+void pycl_pool_reset_peak(struct pycl_pool *pool);
+/* The blocks found in the bins by walking them (tests compare it with the
+ * held_blocks counter). */
+size_t pycl_pool_count_held(struct pycl_pool *pool);
+/* One more reference to an SVM allocation, for a pool that adopts it
+ * (pycl_svm_free drops it; svm.c). */
+void pycl_svm_ref(struct pycl_svm *svm);
