@@ -28,7 +28,7 @@ class Context(Handle):
     ``devices``, or on the devices of ``dev_type`` of the platform named in
     ``properties`` (by default the first platform that has such devices)."""
 
-    __slots__ = ("_devices", "_stager", "_account", "_sub_aligns")
+    __slots__ = ("_devices", "_stager", "_account", "_sub_aligns", "_memo")
     _ctype = "cl_context"
     _retain = lib.pycl_context_retain
     _release = lib.pycl_context_release
@@ -65,6 +65,7 @@ class Context(Handle):
         self._stager = None  # pinned slots for staged copies (pycl.staging)
         self._account = None  # its device's collection budget (pycl.budget), found at first use
         self._sub_aligns = None  # its devices' sub-buffer alignments in bytes (Buffer), found at first use
+        self._memo = {}  # what checks found out about its devices (images), by key
 
     @property
     def devices(self):

@@ -229,12 +229,15 @@ _image_support = {}  # device handle -> bool (root devices live as long as the p
 
 def require_images(context, routine):
     """``UnavailableError`` unless a device of ``context`` supports images."""
+    if context._memo.get("images"):
+        return
     devices = context.devices
     for device in devices:
         ok = _image_support.get(device._ptr)
         if ok is None:
             ok = _image_support[device._ptr] = bool(device.image_support)
         if ok:
+            context._memo["images"] = True
             return
     raise UnavailableError(
         routine,
@@ -286,11 +289,15 @@ _supported_cache = {}
 
 
 def _supported(context, flags, image_type):
-    key = (tuple(d._ptr for d in context.devices), flags, image_type)
-    supported = _supported_cache.get(key)
+    memo_key = ("formats", flags, image_type)
+    supported = context._memo.get(memo_key)
     if supported is None:
-        formats = get_supported_image_formats(context, flags, image_type)
-        supported = _supported_cache[key] = frozenset((f.channel_order, f.channel_data_type) for f in formats)
+        key = (tuple(d._ptr for d in context.devices), flags, image_type)
+        supported = _supported_cache.get(key)
+        if supported is None:
+            formats = get_supported_image_formats(context, flags, image_type)
+            supported = _supported_cache[key] = frozenset((f.channel_order, f.channel_data_type) for f in formats)
+        context._memo[memo_key] = supported
     return supported
 
 
@@ -344,6 +351,15 @@ _AXES = {
 
 def _check_size_limits(context, image_type, dims, routine):
     axes = _AXES[image_type]
+    memo_key = ("limits", image_type)
+    per_device = context._memo.get(memo_key)
+    if per_device is None:
+        per_device = context._memo[memo_key] = [
+            tuple(_limits(device)[key] for _, key in axes) for device in context.devices
+        ]
+    for limits in per_device:
+        if all(d <= limit for d, limit in zip(dims, limits)):
+            return
     problems = []
     for device in context.devices:
         limits = _limits(device)

@@ -70,6 +70,8 @@ def _one_of(flags, group, routine):
 def check_flags(flags, routine):
     """Validate ``mem_flags`` bits as OpenCL does (only one access flag, one
     host-access flag, USE_HOST_PTR with neither ALLOC nor COPY_HOST_PTR)."""
+    if type(flags) is int and flags in _valid_flags:
+        return
     flags = _int_flags(flags, routine)
     if flags < 0 or flags & ~_KNOWN_FLAGS:
         raise logic_error(routine, "flags 0x%x hold bits that are no mem_flags" % flags)
@@ -79,6 +81,11 @@ def check_flags(flags, routine):
         raise logic_error(
             routine, "flags %s: USE_HOST_PTR excludes ALLOC_HOST_PTR and COPY_HOST_PTR" % _mf.to_string(flags)
         )
+    if len(_valid_flags) < 4096:
+        _valid_flags.add(flags)
+
+
+_valid_flags = set()  # mem_flags ints that passed check_flags
 
 
 def _int_flags(flags, routine):

@@ -9,6 +9,8 @@ OpenCL 1.2, where PyOpenCL requires 2.0); other properties raise
 ``UnavailableError`` there.
 """
 
+import threading
+
 import numpy as np
 
 from pycl._lib import ffi, lib
@@ -84,6 +86,23 @@ def _flat_properties(properties, routine):
     return flat
 
 
+# (normalized_coords, addressing_mode, filter_mode) found valid -> its
+# cl_sampler_properties array.
+_known = {}
+_cells = threading.local()
+_gc, _release = ffi.gc, lib.pycl_sampler_release
+
+
+def _out_cell():
+    """This thread's ``(cl_sampler[1], the same memory as intptr_t[1])``."""
+    try:
+        return _cells.cell
+    except AttributeError:
+        cell = ffi.new("cl_sampler[1]")
+        _cells.cell = (cell, ffi.cast("intptr_t *", cell))
+        return _cells.cell
+
+
 class Sampler(Handle):
     """``Sampler(context, normalized_coords, addressing_mode, filter_mode)``
     or ``Sampler(context, properties)`` (``sampler_properties`` keys and
@@ -100,15 +119,19 @@ class Sampler(Handle):
     def __init__(self, context, *args, **kwargs):
         routine = "Sampler"
         names = ("normalized_coords", "addressing_mode", "filter_mode")
-        if len(args) == 3 and not kwargs and args[1] in _ADDRESSING and args[2] in _FILTERS:
-            # The common form, checked inline (the general path below explains errors).
-            normalized = args[0]
-            if (normalized is True or normalized is False) and (normalized or args[1] not in _NEED_NORMALIZED):
-                self._create(
-                    context,
-                    [_sp.NORMALIZED_COORDS, int(normalized), _sp.ADDRESSING_MODE, args[1], _sp.FILTER_MODE, args[2]],
-                )
-                return
+        if len(args) == 3 and not kwargs:
+            # The common form: a combination seen valid before has its
+            # properties array ready (the general path below checks and
+            # explains errors). Plain bools and ints only: 1 == True and
+            # 4401.0 == 4401 would hit the entries of other types.
+            if type(args[0]) is bool and type(args[1]) is int and type(args[2]) is int:
+                try:
+                    c_properties = _known[args]
+                except (KeyError, TypeError):
+                    pass
+                else:
+                    self._create_from(context, c_properties, args)
+                    return
         if "properties" in kwargs:
             if args or len(kwargs) > 1:
                 raise TypeError(
@@ -144,15 +167,27 @@ class Sampler(Handle):
             for key, value in zip(flat[::2], flat[1::2]):
                 _check_value(key, value, routine)
         _check_combination(flat, routine)
-        self._create(context, flat)
+        c_properties = ffi.new("cl_sampler_properties[]", flat + [0])
+        if (
+            len(args) == 3
+            and not kwargs
+            and type(args[0]) is bool
+            and type(args[1]) is int
+            and type(args[2]) is int
+            and len(_known) < 256
+        ):
+            _known[args] = c_properties  # read only: the same array serves every such sampler
+        self._create_from(context, c_properties, flat)
 
-    def _create(self, context, flat):
+    def _create_from(self, context, c_properties, described):
         handle = context._live()
-        raw = ffi.new("cl_sampler *")
-        status = lib.pycl_sampler_create(handle, ffi.new("cl_sampler_properties[]", flat + [0]), raw)
+        cell, cell_int = _out_cell()
+        status = lib.pycl_sampler_create(handle, c_properties, cell)
         if status:
-            check(status, "clCreateSamplerWithProperties", "properties %r" % (flat,))
-        self._adopt(raw[0])
+            check(status, "clCreateSamplerWithProperties", "properties %r" % (described,))
+        self._ptr = cell_int[0]
+        self._handle = _gc(cell[0], _release)
+        self._arg = None
         self._context = context
 
     def _adopt(self, raw):

@@ -45,6 +45,7 @@ Differences from PyOpenCL (docs/differences.md has the reasons):
   ``NotImplementedError``).
 """
 
+import threading
 import warnings
 import weakref
 
@@ -91,7 +92,7 @@ _OUT_OF_ORDER = _constants.command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABL
 _PATTERN_SIZES = (1, 2, 4, 8, 16, 32, 64, 128)
 _MAX_ALIGNMENT = 128  # clSVMAlloc: at most the size of the largest data type
 _ALIGNMENTS = frozenset([0] + [1 << i for i in range(8)])
-_new, _gc, _SVM_OUT = ffi.new, ffi.gc, ffi.typeof("struct pycl_svm **")
+_new, _gc = ffi.new, ffi.gc
 _svm_alloc, _svm_free = lib.pycl_svm_alloc, lib.pycl_svm_free
 _svm_map, _svm_unmap, _svm_mapping_free = lib.pycl_svm_map, lib.pycl_svm_unmap, lib.pycl_svm_mapping_free
 _release = ffi.release
@@ -356,6 +357,17 @@ class SVMPointer:
 # {{{ SVMAllocation
 
 _warned_unbound = False
+_cells = threading.local()
+
+
+def _svm_cell():
+    """This thread's ``struct pycl_svm *[1]``, the allocation's output (cffi
+    releases the GIL during calls, hence one per thread)."""
+    try:
+        return _cells.svm
+    except AttributeError:
+        cell = _cells.svm = ffi.new("struct pycl_svm *[1]")
+        return cell
 
 
 def _warn_unbound(stacklevel):
@@ -413,7 +425,8 @@ class SVMAllocation(SVMPointer, Handle):
             _checked_contexts[(context._ptr, flags)] = context._devices
         if queue is None:
             q = ffi.NULL
-            _warn_unbound(stacklevel)
+            if not _warned_unbound:
+                _warn_unbound(stacklevel)
         elif (
             type(queue) is CommandQueue
             and queue._context is context
@@ -426,7 +439,7 @@ class SVMAllocation(SVMPointer, Handle):
         if _budget.enabled:
             _budget.charge(context, size)
             self._charged = size
-        out = _new(_SVM_OUT)
+        out = _svm_cell()
         status = _svm_alloc(ctx, flags, size, alignment, q, out)
         if status == _ALLOCATION_FAILURE:
             _budget.collect()  # collected allocations give their memory back (queued frees complete soon)

@@ -72,6 +72,21 @@ def test_sampler_errors(ctx_factory):
         cl.Sampler(ctx, "properties")
 
 
+
+def test_known_sampler_forms_are_still_checked(ctx_factory):
+    """A (normalized, addressing, filter) triple seen valid is remembered;
+    values equal to it but of another type still take the full checks."""
+    ctx = ctx_factory()
+    cl.Sampler(ctx, True, am.CLAMP, fm.NEAREST).release()
+    with pytest.raises(TypeError, match="addressing_mode"):
+        cl.Sampler(ctx, True, float(am.CLAMP), fm.NEAREST)
+    one = cl.Sampler(ctx, 1, am.CLAMP, fm.NEAREST)  # an int flag is accepted by the general path
+    assert one.normalized_coords and one.addressing_mode == am.CLAMP
+    with pytest.raises(cl.LogicError, match="needs normalized_coords"):
+        cl.Sampler(ctx, False, am.REPEAT, fm.NEAREST)
+    with pytest.raises(cl.LogicError, match="needs normalized_coords"):
+        cl.Sampler(ctx, False, am.REPEAT, fm.NEAREST)  # refused again: never remembered
+
 def test_sampler_beyond_1_2(ctx_factory):
     """A property without a 1.2 equivalent: UnavailableError below OpenCL 2.0;
     2.0+ drivers decide (mipmaps need cl_khr_mipmap_image)."""

@@ -163,6 +163,19 @@ static size_t drain(int full)
     return left;
 }
 
+/* The opportunistic drain of the calls below: only once some items have
+ * gathered, so that an allocation does not pay a lock, a malloc and a
+ * context release for the one item its predecessor's free left (PoCL 3.0:
+ * 0.70 -> 0.4x us for an unbound allocate+free). Items wait a little longer;
+ * pycl_svm_drain still drains everything. */
+#define DRAIN_AT 32
+
+static void drain_if_many(void)
+{
+    if (__atomic_load_n(&pending_count, __ATOMIC_RELAXED) >= DRAIN_AT)
+        drain(0);
+}
+
 static void flush_batches(void);
 
 size_t pycl_svm_drain(int wait)
@@ -375,7 +388,7 @@ cl_int pycl_svm_alloc(cl_context context, cl_svm_mem_flags flags, size_t size, c
         return status;
     if (queue && table(queue) != t)
         return CL_INVALID_COMMAND_QUEUE;
-    drain(0);
+    drain_if_many();
     struct pycl_svm *svm = calloc(1, sizeof *svm);
     if (!svm)
         return CL_OUT_OF_HOST_MEMORY;
@@ -438,7 +451,7 @@ cl_int pycl_svm_enqueue_release(struct pycl_svm *svm, cl_command_queue queue, cl
     else
         status = t->clEnqueueMarkerWithWaitList(queue, num_events, wait_list, event);
     pthread_mutex_unlock(&svm_lock);
-    drain(0);
+    drain_if_many();
     return status;
 }
 
@@ -468,7 +481,7 @@ cl_int pycl_svm_bind(struct pycl_svm *svm, cl_command_queue queue)
         push_pending(NULL, old, NULL);
     }
     pthread_mutex_unlock(&svm_lock);
-    drain(0);
+    drain_if_many();
     return status;
 }
 
@@ -485,7 +498,7 @@ cl_int pycl_svm_unbind(struct pycl_svm *svm)
         status = table(old)->clFinish(old);
         table(old)->clReleaseCommandQueue(old);
     }
-    drain(0);
+    drain_if_many();
     return status;
 }
 
@@ -584,7 +597,7 @@ cl_int pycl_svm_unmap(struct pycl_svm_mapping *mapping, cl_command_queue queue, 
         t->clRetainEvent(done);
         *event = done;
     }
-    drain(0);
+    drain_if_many();
     return CL_SUCCESS;
 }
 
