@@ -7,11 +7,13 @@ Operations (``L`` = ``--large-mib``, default 64 MiB):
 
 - ``Buffer(ctx, READ_WRITE, 4096)`` + ``release()``: the cost of a memory
   object (pycl makes a Python object with ``ffi.gc``; PyOpenCL one in C++);
+- ``buf[0:1024]`` + ``release()``: a sub-buffer of a 1 MiB buffer;
 - blocking writes and reads of 8 B and 4 KiB: per-call overhead, which the
   driver's latency dominates on PoCL (QUIRKS.md);
 - blocking write and read of ``L`` from/to a numpy array, against
   ``np.copyto`` of ``L`` (the host's memory bandwidth);
-- a rect read of a 1024x1024 float32 block out of a 2048-wide buffer;
+- a rect read of a 1024x1024 float32 block out of a 2048-wide buffer, and of
+  a 16x16 block (blocking: per-call overhead);
 - ``enqueue_fill_buffer`` of ``L`` with a float32 pattern, then ``finish()``;
 - ``enqueue_map_buffer`` of 4 KiB as a (1024,) float32 array + unmap.
 """
@@ -27,6 +29,8 @@ def operations(s):
     cl, ctx, queue, large = s.cl, s.ctx, s.queue, s.large
     mf = cl.mem_flags
     ops = [harness.Op("Buffer create+release", lambda: cl.Buffer(ctx, mf.READ_WRITE, 4096).release(), kind="object")]
+    parent = cl.Buffer(ctx, mf.READ_WRITE, 1 << 20)
+    ops.append(harness.Op("sub-buffer buf[0:1024] create+release", lambda: parent[0:1024].release(), kind="object"))
     for size in (8, 4096):
         buf = cl.Buffer(ctx, mf.READ_WRITE, size)
         host = np.zeros(size, np.uint8)
@@ -56,6 +60,14 @@ def operations(s):
         )
 
     ops.append(harness.Op("rect read 1024x1024 float32", rect, nbytes=block.nbytes))
+    tile = np.empty((16, 16), np.float32)
+
+    def rect_small():
+        cl.enqueue_copy(
+            queue, tile, wide, buffer_origin=(4096, 0), host_origin=(0, 0), region=(64, 16), buffer_pitches=(8192,)
+        )
+
+    ops.append(harness.Op("rect read 16x16 float32 (blocking)", rect_small, nbytes=tile.nbytes))
     pattern = np.float32(1.5)
 
     def fill():

@@ -49,7 +49,20 @@ MODULES = ("buffers", "svm", "images", "pools")
 # pycl/PyOpenCL time ratio allowed on CPython. On PyPy, every operation must
 # beat PyOpenCL on CPython (ratio below 1).
 TARGETS = {"driver": 1.1, "object": 2.0}
+# Object creation, by the operation's leading words (DESIGN.md and issue 12):
+# a minimal __slots__ class around one cffi create call measures about 2.5x
+# of PyOpenCL's Buffer, the floor these targets are set from.
+OBJECT_TARGETS = (
+    ("Buffer create", 2.5),
+    ("sub-buffer", 3.0),
+    ("SVMAllocation", 2.0),
+    ("MemoryPool", 3.0),
+    ("SVMPool", 3.0),
+    ("create_image", 2.5),
+    ("Sampler", 2.5),
+)
 PYPY_TARGET = 1.0
+PYPY_OBJECT_TARGET = 0.5
 
 
 # {{{ declaring operations
@@ -558,8 +571,12 @@ def _target(entry, ratio, label):
     if entry["reference"] or entry["kind"] is None or ratio is None:
         return None
     if label == "PyPy":
+        if entry["kind"] == "object":
+            return "PyPy <=%.1fx %s" % (PYPY_OBJECT_TARGET, "ok" if ratio <= PYPY_OBJECT_TARGET else "MISSED")
         return "PyPy <1x %s" % ("ok" if ratio < PYPY_TARGET else "MISSED")
     limit = TARGETS[entry["kind"]]
+    if entry["kind"] == "object":
+        limit = next((t for prefix, t in OBJECT_TARGETS if entry["name"].startswith(prefix)), limit)
     return "%s <=%.1fx %s" % (label, limit, "ok" if ratio <= limit else "MISSED")
 
 
