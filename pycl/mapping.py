@@ -26,6 +26,8 @@ the mapped memory; what they get keeps the ``MemoryMap`` alive, and the same
 rule holds: do not use it after the map's ``release()``.
 """
 
+import threading
+
 from pycl._lib import ffi, lib
 from pycl import budget as _budget
 from pycl import constants as _constants
@@ -135,6 +137,8 @@ class MemoryMap:
 
 
 def _check_map_flags(flags, buf, routine):
+    if type(flags) is int and (flags, buf._flags) in _valid_map_flags:
+        return flags
     if type(flags) is not int:
         flags = size_value(flags, "flags", routine)
     if not flags or flags & ~_MAP_FLAGS:
@@ -154,7 +158,23 @@ def _check_map_flags(flags, buf, routine):
             "%r was made with %s: it cannot be mapped for writing" % (buf, _mf.to_string(mem_flags & 0x380)),
             lib.CL_INVALID_OPERATION,
         )
+    if len(_valid_map_flags) < 1024:
+        _valid_map_flags.add((flags, mem_flags))
     return flags
+
+
+_valid_map_flags = set()  # (map flags, memory object's flags) that passed the checks
+_cells = threading.local()
+
+
+def mapping_cell():
+    """This thread's ``struct pycl_mapping *[1]``, a map call's output
+    (cffi releases the GIL during calls, hence one per thread)."""
+    try:
+        return _cells.mapping
+    except AttributeError:
+        cell = _cells.mapping = ffi.new("struct pycl_mapping *[1]")
+        return cell
 
 
 def enqueue_map_buffer(
@@ -174,7 +194,7 @@ def enqueue_map_buffer(
     flags = _check_map_flags(flags, buf, routine)
     if type(offset) is not int or offset < 0:
         offset = size_value(offset, "offset", routine)
-    if type(dtype) is not np.dtype:
+    if not isinstance(dtype, np.dtype):
         dtype = _dtype(dtype)
     shape, dtype, strides, nbytes = array_layout(shape, dtype, order, strides, routine)
     if nbytes == 0:
@@ -185,9 +205,9 @@ def enqueue_map_buffer(
             "offset %d + %d bytes (shape %r, dtype %s) = %d is past the end of buf (%d bytes)"
             % (offset, nbytes, shape, dtype, offset + nbytes, buf._size),
         )
-    count, events = wait_list(wait_for, routine)
+    count, events = wait_list(wait_for, routine) if wait_for else _NO_WAIT
     out, out_int = out_cell()
-    record = ffi.new("struct pycl_mapping **")
+    record = mapping_cell()
     status = lib.pycl_mapping_map_buffer(
         q, mem, 1 if is_blocking else 0, flags, offset, nbytes, count, events, out, record
     )
@@ -196,6 +216,10 @@ def enqueue_map_buffer(
     event = take_event(Event, out, out_int)
     memory_map = MemoryMap._adopt(record[0], buf, nbytes)
     memory_map.__array_interface__ = array_interface(
-        int(ffi.cast("intptr_t", memory_map._mapping.ptr)), shape, dtype, strides
+        int(_cast("intptr_t", memory_map._mapping.ptr)), shape, dtype, strides
     )
     return np.asarray(memory_map), event
+
+
+_NO_WAIT = (0, ffi.NULL)
+_cast = ffi.cast

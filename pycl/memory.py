@@ -131,15 +131,19 @@ def array_interface(ptr, shape, dtype, strides, readonly=False):
 def array_layout(shape, dtype, order, strides, routine):
     """``(shape, dtype, strides or None, nbytes spanned)`` for numpy-like
     ``shape``, ``dtype``, ``order`` and ``strides`` arguments."""
-    if strides is None and order == "C" and type(dtype) is np.dtype:
-        # The common case without numpy calls: C order, a known dtype.
+    if strides is None and order == "C" and isinstance(dtype, np.dtype):
+        # The common case without numpy calls: C order, a dtype object
+        # (numpy 2's dtypes are instances of np.dtype's subclasses).
         if type(shape) is int and shape >= 0:
             return (shape,), dtype, None, shape * dtype.itemsize
-        if type(shape) is tuple and all(type(n) is int and n >= 0 for n in shape):
+        if type(shape) is tuple:
             count = dtype.itemsize
             for n in shape:
+                if type(n) is not int or n < 0:
+                    break
                 count *= n
-            return shape, dtype, None, count
+            else:
+                return shape, dtype, None, count
     if isinstance(shape, (int, np.integer)):
         shape = (shape,)
     try:

@@ -17,7 +17,6 @@ Beyond PyOpenCL: ``max_bytes`` (a limit on managed bytes), ``stats()``,
 ``reset_peak()`` and ``trim()``.
 """
 
-import threading
 import warnings
 
 from pycl._lib import ffi, lib
@@ -72,17 +71,6 @@ _STATS = (
     "hits",
     "oom_retries",
 )
-_cells = threading.local()
-
-
-def _pooled_cell():
-    """This thread's ``struct pycl_pooled *[1]``: the take and adopt calls'
-    output (cffi releases the GIL during calls, hence one per thread)."""
-    try:
-        return _cells.pooled
-    except AttributeError:
-        cell = _cells.pooled = ffi.new("struct pycl_pooled *[1]")
-        return cell
 
 
 class _Pool:
@@ -136,13 +124,9 @@ class _Pool:
     def allocate(self, size):
         if type(size) is not int or not 0 <= size <= _SIZE_MAX:
             self._bad_size(size)
-        cell = _pooled_cell()
-        status = _take(self._pool, size, 1, cell)
-        if status:
-            if status != _MISS:
-                check(status, "pycl_pool_take")
-            self._allocate_fresh(size, cell)
-        record = cell[0]
+        record = _take(self._pool, size, 1)
+        if not record:
+            record = self._miss(size)
         handed = self._hand_out(record, size)
         if _budget.enabled and self._budget_context is not None:
             _budget.charge(self._budget_context, record.nbytes)
@@ -201,23 +185,33 @@ class _Pool:
         return lib.pycl_pool_count_held(self._pool)
 
     # --- a bin was empty
-    def _allocate_fresh(self, size, cell):
-        """The out-of-memory ladder for a new block, which goes into ``cell``:
-        allocate; else collect garbage (returned blocks land in their bins)
-        and retry the bin; else free held blocks and retry; else raise
+    def _miss(self, size):
+        """The record of a new block for ``size`` (its bin held none)."""
+        status = lib.pycl_pool_status()
+        if status != _MISS:
+            check(status, "pycl_pool_take")
+        return self._allocate_fresh(size)
+
+    def _allocate_fresh(self, size):
+        """The out-of-memory ladder for a new block, handed out as a shim
+        record: allocate; else collect garbage (returned blocks land in their
+        bins) and retry the bin; else free held blocks and retry; else raise
         MemoryError."""
         nbytes = lib.pycl_pool_alloc_size(
             self.leading_bits_in_bin_id, lib.pycl_pool_bin_number(self.leading_bits_in_bin_id, size)
         )
-        if self.max_bytes is not None and self._make_room(size, nbytes, cell):
-            return
+        if self.max_bytes is not None:
+            record = self._make_room(size, nbytes)
+            if record:
+                return record
         try:
             block = self._allocate_block(nbytes)
         except MemoryError:
             lib.pycl_pool_count_oom_retry(self._pool)
             _budget.collect()
-            if _take(self._pool, size, 0, cell) == 0:
-                return
+            record = _take(self._pool, size, 0)
+            if record:
+                return record
             self.free_held()
             try:
                 block = self._allocate_block(nbytes)
@@ -228,26 +222,28 @@ class _Pool:
                     "cannot allocate %d bytes (%d requested) even after freeing held blocks; %s"
                     % (nbytes, size, self._describe()),
                 ) from error
-        self._adopt(size, block, cell)
+        return self._adopt(size, block)
 
-    def _make_room(self, size, nbytes, cell):
+    def _make_room(self, size, nbytes):
         """Keep managed bytes within ``max_bytes`` for a new block, freeing
-        held blocks first; if that is not enough, collect garbage: a block of
-        the bin that a dropped object returned goes into ``cell`` (True)."""
+        held blocks first; if that is not enough, collect garbage and return
+        the record of a block of the bin that a dropped object gave back, if
+        any (else None: there is room now)."""
         for attempt in range(2):
             if attempt:
                 lib.pycl_pool_count_oom_retry(self._pool)
                 _budget.collect()  # on PyPy, dropped objects wait for a collection
-                if _take(self._pool, size, 0, cell) == 0:
-                    return True
+                record = _take(self._pool, size, 0)
+                if record:
+                    return record
             s = self._stats()
             excess = s.held_bytes + s.active_alloc_bytes + nbytes - self.max_bytes
             if excess <= 0:
-                return False
+                return None
             lib.pycl_pool_free_held(self._pool, max(0, s.held_bytes - excess))
             s = self._stats()
             if s.held_bytes + s.active_alloc_bytes + nbytes <= self.max_bytes:
-                return False
+                return None
         raise MemoryError(
             type(self).__name__ + ".allocate",
             lib.CL_MEM_OBJECT_ALLOCATION_FAILURE,
@@ -268,10 +264,15 @@ class _Pool:
         return self.allocator(nbytes)
 
     # --- for subclasses
-    def _adopt(self, size, block, cell):
-        """Hand ``block`` (new from the allocator) to the shim's pool, whose
-        record goes into ``cell``."""
+    def _adopt(self, size, block):
+        """Hand ``block`` (new from the allocator) to the shim's pool; its
+        record."""
         raise NotImplementedError
+
+    def _adopted(self, record):
+        if not record:
+            check(lib.pycl_pool_status(), "pycl_pool_adopt")
+        return record
 
     def _hand_out(self, record, size):
         raise NotImplementedError
@@ -320,25 +321,37 @@ class MemoryPool(_Pool):
                 stacklevel=2,
             )
         _Pool.__init__(self, allocator, leading_bits_in_bin_id, max_bytes)
-        self._flags = self._context = None  # of the blocks, from the first one
+        self._flags = self._context = self._ctx_ptr = None  # of the blocks, from the first one
 
-    def _adopt(self, size, block, cell):
-        check(lib.pycl_pool_adopt(self._pool, size, block._live(), cell), "pycl_pool_adopt")
-        if self._context is None:
-            self._flags, self._context = block._flags, block._context
-        block.release()  # the shim's pool holds its own reference now
-
-    def _hand_out(self, record, size):
+    def allocate(self, size):
+        # _Pool.allocate with the hand-out inline: the pool's hot path.
+        if type(size) is not int or not 0 <= size <= _SIZE_MAX:
+            self._bad_size(size)
+        record = _take(self._pool, size, 1)
+        if not record:
+            record = self._miss(size)
         pooled = _new_object(PooledBuffer)
         pooled._record = _gc(record, _return)
         pooled._handle = record.mem
         pooled._ptr = pooled._root_ptr = record.address
         pooled._size = size
         pooled._flags = self._flags
-        context = pooled._context = self._context
-        pooled._ctx_ptr = context._ptr
+        pooled._context = self._context
+        pooled._ctx_ptr = self._ctx_ptr
         pooled._arg = None
+        if _budget.enabled and self._budget_context is not None:
+            _budget.charge(self._budget_context, record.nbytes)
+            pooled._charged = record.nbytes
         return pooled
+
+    __call__ = allocate
+
+    def _adopt(self, size, block):
+        record = self._adopted(lib.pycl_pool_adopt(self._pool, size, block._live()))
+        if self._context is None:
+            self._flags, self._context, self._ctx_ptr = block._flags, block._context, block._ctx_ptr
+        block.release()  # the shim's pool holds its own reference now
+        return record
 
 
 class PooledSVM(SVMPointer):
@@ -446,9 +459,10 @@ class SVMPool(_Pool):
         self._queues[tag] = queue
         return tag
 
-    def _adopt(self, size, block, cell):
-        check(lib.pycl_pool_adopt(self._pool, size, block._handle, cell), "pycl_pool_adopt")
+    def _adopt(self, size, block):
+        record = self._adopted(lib.pycl_pool_adopt(self._pool, size, block._handle))
         block.release()  # the shim's pool holds its own reference now
+        return record
 
     def _hand_out(self, record, size):
         tag, last = self._tag, record.tag

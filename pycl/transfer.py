@@ -180,6 +180,18 @@ def enqueue_copy(queue, dest, src, **kwargs):
     destination); a dropped ``NannyEvent`` never blocks (pycl keeps the host
     object alive instead); zero-byte transfers enqueue a marker.
     """
+    if not kwargs and type(queue) is CommandQueue:
+        # The most frequent call, a blocking copy between a whole host array
+        # and the start of a buffer, in one pass (see _fast_host_copy).
+        if isinstance(dest, MemoryObject):
+            if dest._transfer_kind == "buffer":
+                event = _fast_host_copy(queue, dest, src, False)
+                if event is not None:
+                    return event
+        elif isinstance(src, MemoryObject) and src._transfer_kind == "buffer":
+            event = _fast_host_copy(queue, src, dest, True)
+            if event is not None:
+                return event
     routes = _routes.get((transfer_kind(dest), transfer_kind(src)))
     if routes is None:
         raise TypeError(
@@ -199,6 +211,50 @@ def enqueue_copy(queue, dest, src, **kwargs):
         "enqueue_copy: a copy from %s to %s needs one of the keyword arguments %s"
         % (_kind_text(src), _kind_text(dest), ", ".join(r[0] for r in routes))
     )
+
+
+def _fast_host_copy(queue, buf, host_obj, reading):
+    """``enqueue_copy(queue, buf, host_obj)`` (or the reverse when
+    ``reading``) with no keywords: the checks of _write_buffer/_read_buffer
+    for offset 0, blocking and no wait list, then the call. None where the
+    general route must decide (a released object, another context, a host
+    object that is not a C-contiguous writable-as-needed buffer, an empty or
+    too large transfer, host-access flags, a copy big enough to stage): the
+    route then checks everything again and explains."""
+    q = queue._handle
+    mem = buf._handle
+    if (
+        q is None
+        or mem is None
+        or buf._ctx_ptr != queue._context._ptr
+        or buf._flags & (_NO_HOST_READ if reading else _NO_HOST_WRITE)
+    ):
+        return None
+    try:
+        host = _from_buffer(host_obj, require_writable=reading)
+    except (TypeError, ValueError, BufferError):
+        return None
+    n = len(host)
+    if not 0 < n <= buf._size or n >= _staging.threshold:
+        return None
+    if _wards._pending:
+        _wards.prune_completed_front()
+    cell, cell_int = out_cell()
+    if reading:
+        status = _enqueue_read(q, mem, 1, 0, n, host, 0, _NULL, cell)
+        if status:
+            check(status, "clEnqueueReadBuffer", "src_offset 0, %d bytes" % n)
+    else:
+        status = _enqueue_write(q, mem, 1, 0, n, host, 0, _NULL, cell)
+        if status:
+            check(status, "clEnqueueWriteBuffer", "dst_offset 0, %d bytes" % n)
+    event = take_event(NannyEvent, cell, cell_int)
+    event._ward = host_obj
+    return event
+
+
+_from_buffer, _NULL = ffi.from_buffer, ffi.NULL
+_enqueue_read, _enqueue_write = lib.pycl_enqueue_read_buffer, lib.pycl_enqueue_write_buffer
 
 
 def _kind_text(obj):

@@ -72,7 +72,6 @@ def test_sampler_errors(ctx_factory):
         cl.Sampler(ctx, "properties")
 
 
-
 def test_known_sampler_forms_are_still_checked(ctx_factory):
     """A (normalized, addressing, filter) triple seen valid is remembered;
     values equal to it but of another type still take the full checks."""
@@ -86,6 +85,7 @@ def test_known_sampler_forms_are_still_checked(ctx_factory):
         cl.Sampler(ctx, False, am.REPEAT, fm.NEAREST)
     with pytest.raises(cl.LogicError, match="needs normalized_coords"):
         cl.Sampler(ctx, False, am.REPEAT, fm.NEAREST)  # refused again: never remembered
+
 
 def test_sampler_beyond_1_2(ctx_factory):
     """A property without a 1.2 equivalent: UnavailableError below OpenCL 2.0;

@@ -157,7 +157,14 @@ static struct pycl_pooled *new_record(struct pycl_pool *pool, void *block, uintp
     return p;
 }
 
-cl_int pycl_pool_take(struct pycl_pool *pool, size_t size, int count, struct pycl_pooled **pooled)
+static __thread cl_int last_status;
+
+cl_int pycl_pool_status(void)
+{
+    return last_status;
+}
+
+struct pycl_pooled *pycl_pool_take(struct pycl_pool *pool, size_t size, int count)
 {
     uint64_t nr = pycl_pool_bin_number(pool->bits, size);
     pthread_mutex_lock(&pool->lock);
@@ -166,13 +173,15 @@ cl_int pycl_pool_take(struct pycl_pool *pool, size_t size, int count, struct pyc
     struct bin *b = find_bin(pool, nr, 0);
     if (!b || !b->count) {
         pthread_mutex_unlock(&pool->lock);
-        return PYCL_POOL_MISS;
+        last_status = PYCL_POOL_MISS;
+        return NULL;
     }
     struct held h = b->blocks[b->count - 1];
     struct pycl_pooled *p = new_record(pool, h.block, h.tag, nr, b->nbytes, size);
     if (!p) {
         pthread_mutex_unlock(&pool->lock);
-        return CL_OUT_OF_HOST_MEMORY;
+        last_status = CL_OUT_OF_HOST_MEMORY;
+        return NULL;
     }
     b->count -= 1;
     pool->s.hits += 1;
@@ -181,17 +190,18 @@ cl_int pycl_pool_take(struct pycl_pool *pool, size_t size, int count, struct pyc
     activate(&pool->s, b->nbytes, size);
     pool->refs += 1;
     pthread_mutex_unlock(&pool->lock);
-    *pooled = p;
-    return CL_SUCCESS;
+    return p;
 }
 
-cl_int pycl_pool_adopt(struct pycl_pool *pool, size_t size, void *block, struct pycl_pooled **pooled)
+struct pycl_pooled *pycl_pool_adopt(struct pycl_pool *pool, size_t size, void *block)
 {
     uint64_t nr = pycl_pool_bin_number(pool->bits, size);
     size_t nbytes = pycl_pool_alloc_size(pool->bits, nr);
     struct pycl_pooled *p = new_record(pool, block, 0, nr, nbytes, size);
-    if (!p)
-        return CL_OUT_OF_HOST_MEMORY;
+    if (!p) {
+        last_status = CL_OUT_OF_HOST_MEMORY;
+        return NULL;
+    }
     if (pool->kind == PYCL_POOL_SVM)
         pycl_svm_ref(block);
     else
@@ -200,8 +210,7 @@ cl_int pycl_pool_adopt(struct pycl_pool *pool, size_t size, void *block, struct 
     activate(&pool->s, nbytes, size);
     pool->refs += 1;
     pthread_mutex_unlock(&pool->lock);
-    *pooled = p;
-    return CL_SUCCESS;
+    return p;
 }
 
 /* Under the lock: pops held blocks, largest bins first, until at most

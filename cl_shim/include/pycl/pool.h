@@ -10,8 +10,8 @@
 
 #define PYCL_POOL_BUFFERS 0
 #define PYCL_POOL_SVM 1
-/* pycl_pool_take's status when the bin holds no block: allocate one and
- * hand it to pycl_pool_adopt. */
+/* pycl_pool_status() after a pycl_pool_take that found no held block in the
+ * bin: allocate one and hand it to pycl_pool_adopt. */
 #define PYCL_POOL_MISS 1
 
 struct pycl_pool;
@@ -47,12 +47,17 @@ cl_int pycl_pool_create(int kind, unsigned leading_bits, struct pycl_pool **pool
 void pycl_pool_unref(struct pycl_pool *pool);
 
 /* Counts an allocation of `size` bytes (if `count`: not when retrying one)
- * and hands out a held block of its bin (CL_SUCCESS) or says PYCL_POOL_MISS. CL_OUT_OF_HOST_MEMORY if the record
- * cannot be made. */
-cl_int pycl_pool_take(struct pycl_pool *pool, size_t size, int count, struct pycl_pooled **pooled);
+ * and hands out a held block of its bin; NULL if there is none
+ * (pycl_pool_status() says PYCL_POOL_MISS) or the record cannot be made
+ * (CL_OUT_OF_HOST_MEMORY). The record is returned rather than stored through
+ * an output pointer: Python's hot path needs no output cell. */
+struct pycl_pooled *pycl_pool_take(struct pycl_pool *pool, size_t size, int count);
 /* Hands out `block` (a cl_mem or a struct pycl_svm * of the bin's size, just
- * allocated) for `size` bytes; the pool takes a reference of its own. */
-cl_int pycl_pool_adopt(struct pycl_pool *pool, size_t size, void *block, struct pycl_pooled **pooled);
+ * allocated) for `size` bytes; the pool takes a reference of its own. NULL
+ * if the record cannot be made (CL_OUT_OF_HOST_MEMORY). */
+struct pycl_pooled *pycl_pool_adopt(struct pycl_pool *pool, size_t size, void *block);
+/* Why this thread's last pycl_pool_take or pycl_pool_adopt returned NULL. */
+cl_int pycl_pool_status(void);
 /* The block goes back to its bin (or is freed if the pool no longer holds
  * blocks) and the record is freed: the ffi.gc destructor of records. */
 void pycl_pool_return(struct pycl_pooled *pooled);
