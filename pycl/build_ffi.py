@@ -63,9 +63,21 @@ DECLARATION_FILES = [
     "pool.h",
     "image.h",
     "staging.h",
+    "scalars.h",
     "embed.h",
 ]
-SOURCE_FILES = ["loader.c", "errors.c", "runtime.c", "memory.c", "svm.c", "pool.c", "image.c", "staging.c", "embed.c"]
+SOURCE_FILES = [
+    "loader.c",
+    "errors.c",
+    "runtime.c",
+    "memory.c",
+    "svm.c",
+    "pool.c",
+    "image.c",
+    "staging.c",
+    "scalars.c",
+    "embed.c",
+]
 
 # Python-side callbacks the shim's C functions can be handed.
 PYTHON_CALLBACKS = """

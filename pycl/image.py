@@ -1027,21 +1027,17 @@ def _image_host(queue, image, host_obj, origin, region, pitches, is_blocking, wa
         return _nanny_marker(q, count, events, host_obj)
     row, slice_ = _host_pitches(image, region, pitches, len(host), host_obj, host_name, routine)
     out, out_int = out_cell()
-    c_origin = ffi.new("size_t[3]", origin)
-    c_region = ffi.new("size_t[3]", region)
-    blocking = 1 if is_blocking else 0
-    if reading:
-        status = lib.pycl_enqueue_read_image(
-            q, mem, blocking, c_origin, c_region, row, slice_, host, count, events, out
-        )
-        name = "clEnqueueReadImage"
-    else:
-        status = lib.pycl_enqueue_write_image(
-            q, mem, blocking, c_origin, c_region, row, slice_, host, count, events, out
-        )
-        name = "clEnqueueWriteImage"
+    ox, oy, oz = origin
+    rx, ry, rz = region
+    status = lib.pycl_image_region(
+        q, mem, reading, 1 if is_blocking else 0, ox, oy, oz, rx, ry, rz, row, slice_, host, count, events, out
+    )
     if status:
-        check(status, name, "origin %r, region %r, pitches (%d, %d)" % (origin, region, row, slice_))
+        check(
+            status,
+            "clEnqueueReadImage" if reading else "clEnqueueWriteImage",
+            "origin %r, region %r, pitches (%d, %d)" % (origin, region, row, slice_),
+        )
     return _nanny(out, out_int, host_obj, host, is_blocking)
 
 

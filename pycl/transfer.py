@@ -152,7 +152,19 @@ _routes = {}  # (dest kind, src kind) -> [(selector or None, allowed keywords, f
 
 def transfer_kind(obj):
     """``"buffer"``, ``"image"``, ``"svm"`` ... or ``"host"`` for a host object."""
-    return getattr(obj, "_transfer_kind", "host")
+    if type(obj) in _host_types:
+        return "host"
+    kind = getattr(obj, "_transfer_kind", None)
+    if kind is None:
+        # Remembered by type: getattr's failed look-up costs an exception
+        # inside, on every numpy array.
+        if len(_host_types) < 256:
+            _host_types.add(type(obj))
+        return "host"
+    return kind
+
+
+_host_types = set()  # types without _transfer_kind (numpy.ndarray, bytearray ...)
 
 
 def register_route(dest_kind, src_kind, function, keywords, selector=None):
@@ -565,48 +577,38 @@ def _host_rect(
         routine,
     )
     out, out_int = out_cell()
-    c_buffer_origin = ffi.new("size_t[3]", buffer_origin)
-    c_host_origin = ffi.new("size_t[3]", host_origin)
-    c_region = ffi.new("size_t[3]", region)
-    blocking = 1 if is_blocking else 0
-    if reading:
-        status = lib.pycl_enqueue_read_buffer_rect(
-            q,
-            mem,
-            blocking,
-            c_buffer_origin,
-            c_host_origin,
-            c_region,
-            b_row,
-            b_slice,
-            h_row,
-            h_slice,
-            host,
-            count,
-            events,
-            out,
-        )
-        name = "clEnqueueReadBufferRect"
-    else:
-        status = lib.pycl_enqueue_write_buffer_rect(
-            q,
-            mem,
-            blocking,
-            c_buffer_origin,
-            c_host_origin,
-            c_region,
-            b_row,
-            b_slice,
-            h_row,
-            h_slice,
-            host,
-            count,
-            events,
-            out,
-        )
-        name = "clEnqueueWriteBufferRect"
+    bx, by, bz = buffer_origin
+    hx, hy, hz = host_origin
+    rx, ry, rz = region
+    status = lib.pycl_host_rect(
+        q,
+        mem,
+        reading,
+        1 if is_blocking else 0,
+        bx,
+        by,
+        bz,
+        hx,
+        hy,
+        hz,
+        rx,
+        ry,
+        rz,
+        b_row,
+        b_slice,
+        h_row,
+        h_slice,
+        host,
+        count,
+        events,
+        out,
+    )
     if status:
-        check(status, name, "buffer_origin %r, host_origin %r, region %r" % (buffer_origin, host_origin, region))
+        check(
+            status,
+            "clEnqueueReadBufferRect" if reading else "clEnqueueWriteBufferRect",
+            "buffer_origin %r, host_origin %r, region %r" % (buffer_origin, host_origin, region),
+        )
     return _nanny(out, out_int, host_obj, host, is_blocking)
 
 

@@ -27,6 +27,9 @@ NOT_DISPATCHED = {
     # The bins of pycl's MemoryPool/SVMPool objects; C code allocates with the
     # buffer and SVM entries.
     "pool.h": "pycl-internal pool bookkeeping",
+    # Scalar forms of the rect and image-region calls for pycl's hot paths;
+    # C code has the array forms.
+    "scalars.h": "pycl-internal scalar call forms",
 }
 
 

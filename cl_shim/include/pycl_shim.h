@@ -20,6 +20,7 @@ extern "C" {
 #include "pycl/pool.h"
 #include "pycl/image.h"
 #include "pycl/staging.h"
+#include "pycl/scalars.h"
 #include "pycl/embed.h"
 
 #ifdef __cplusplus
