@@ -6,7 +6,7 @@ import threading
 from pycl._lib import ffi, lib
 from pycl import info as _info
 from pycl.errors import check
-from pycl.handle import Handle
+from pycl.handle import Handle, out_cell
 from pycl import wards as _wards
 
 __all__ = [
@@ -34,22 +34,6 @@ def wait_list(wait_for, routine):
     if None in handles:
         raise TypeError("%s: wait_for must be a sequence of pycl.Event, got %r" % (routine, wait_for))
     return len(handles), ffi.new("cl_event[]", handles)
-
-
-_cells = threading.local()
-
-
-def out_cell():
-    """This thread's event output: ``(cl_event[1], the same memory as
-    intptr_t[1])``. An enqueue call writes its event there and
-    ``take_event`` wraps it at once, which spares a ``ffi.new`` and a cast per
-    call (cffi releases the GIL during calls, hence one cell per thread)."""
-    try:
-        return _cells.event
-    except AttributeError:
-        cell = ffi.new("cl_event[1]")
-        _cells.event = (cell, ffi.cast("intptr_t *", cell))
-        return _cells.event
 
 
 def take_event(cls, cell, cell_int):

@@ -7,11 +7,30 @@ and ``release()`` frees it at once through ``ffi.release``. A second explicit
 Parents (the context of a queue, ...) are kept alive by plain attributes.
 """
 
+import threading
+
 from pycl._lib import ffi, lib
 from pycl.errors import check, logic_error
 from pycl import info as _info
 
-__all__ = ["Handle"]
+__all__ = ["Handle", "out_cell"]
+
+_thread = threading.local()
+
+
+def out_cell(ctype="cl_event"):
+    """This thread's output cell for a call that returns a ``ctype`` (a
+    pointer type) through its last argument: ``(ctype[1], the same memory
+    as intptr_t[1])``, read right after the call. Made once instead of a
+    ``ffi.new`` and a cast per call; one per thread, as cffi releases the GIL
+    during calls."""
+    cells = _thread.__dict__
+    try:
+        return cells[ctype]
+    except KeyError:
+        cell = ffi.new(ctype + "[1]")
+        result = cells[ctype] = (cell, ffi.cast("intptr_t *", cell))
+        return result
 
 
 class Handle:

@@ -50,7 +50,7 @@ from pycl import wards as _wards
 from pycl.errors import UnavailableError, check, logic_error
 from pycl.event import Event, out_cell, take_event, wait_list
 from pycl.hostbuf import describe, host_bytes
-from pycl.mapping import MemoryMap, _check_map_flags, mapping_cell
+from pycl.mapping import MemoryMap, _check_map_flags
 from pycl.memory import ALLOCATION_FAILURES, MemoryObject, array_interface, check_flags, register_mem_class
 from pycl.transfer import (
     _copy_buffer,
@@ -1387,7 +1387,7 @@ def enqueue_map_image(
             raise logic_error(routine, "strides %r and shape %r differ in length" % (strides, shape))
     count, events = wait_list(wait_for, routine)
     out, out_int = out_cell()
-    record = mapping_cell()
+    record = out_cell("struct pycl_mapping *")[0]
     pitches = ffi.new("size_t[2]")
     status = lib.pycl_mapping_map_image(
         q,

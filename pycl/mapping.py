@@ -26,8 +26,6 @@ the mapped memory; what they get keeps the ``MemoryMap`` alive, and the same
 rule holds: do not use it after the map's ``release()``.
 """
 
-import threading
-
 from pycl._lib import ffi, lib
 from pycl import budget as _budget
 from pycl import constants as _constants
@@ -164,17 +162,6 @@ def _check_map_flags(flags, buf, routine):
 
 
 _valid_map_flags = set()  # (map flags, memory object's flags) that passed the checks
-_cells = threading.local()
-
-
-def mapping_cell():
-    """This thread's ``struct pycl_mapping *[1]``, a map call's output
-    (cffi releases the GIL during calls, hence one per thread)."""
-    try:
-        return _cells.mapping
-    except AttributeError:
-        cell = _cells.mapping = ffi.new("struct pycl_mapping *[1]")
-        return cell
 
 
 def enqueue_map_buffer(
@@ -207,7 +194,7 @@ def enqueue_map_buffer(
         )
     count, events = wait_list(wait_for, routine) if wait_for else _NO_WAIT
     out, out_int = out_cell()
-    record = mapping_cell()
+    record = out_cell("struct pycl_mapping *")[0]
     status = lib.pycl_mapping_map_buffer(
         q, mem, 1 if is_blocking else 0, flags, offset, nbytes, count, events, out, record
     )

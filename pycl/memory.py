@@ -15,8 +15,6 @@ Differences from PyOpenCL (docs/differences.md has the reasons):
   ``mem_base_addr_align``, checked before the driver (Oclgrind does not check).
 """
 
-import threading
-
 import numpy as np
 
 from pycl._lib import ffi, lib
@@ -24,7 +22,7 @@ from pycl import budget as _budget
 from pycl import constants as _constants
 from pycl import info as _info
 from pycl.errors import check, error_for, logic_error
-from pycl.handle import Handle
+from pycl.handle import Handle, out_cell
 from pycl.hostbuf import describe, host_bytes
 
 __all__ = ["MemoryObject", "Buffer", "register_mem_class"]
@@ -294,19 +292,6 @@ class MemoryObject(Handle):
 
 _create = lib.pycl_buffer_create
 _release_mem = lib.pycl_mem_release
-_cells = threading.local()
-
-
-def _out_cell():
-    """This thread's ``(cl_mem[1], the same memory as intptr_t *)``: the create
-    call's output, reused (cffi releases the GIL during calls, hence one per
-    thread), read back as a handle and as an int without a cast."""
-    try:
-        return _cells.cell
-    except AttributeError:
-        cell = ffi.new("cl_mem[1]")
-        _cells.cell = (cell, ffi.cast("intptr_t *", cell))
-        return _cells.cell
 
 
 # The devices' mem_base_addr_align in bytes, by device handle (root devices
@@ -392,7 +377,7 @@ class Buffer(MemoryObject):
         if _budget.enabled:
             _budget.charge(context, size)
             self._charged = size
-        cell, cell_int = _out_cell()
+        cell, cell_int = out_cell("cl_mem")
         status = _create(context_handle, _NULL, flags, size, host, cell)
         if status:
             if status in ALLOCATION_FAILURES:
@@ -477,7 +462,7 @@ class Buffer(MemoryObject):
                 break
         else:
             raise _misaligned(origin, at, root, routine)
-        cell, cell_int = _out_cell()
+        cell, cell_int = out_cell("cl_mem")
         status = lib.pycl_buffer_create_sub(root._handle, flags, at, size, cell)
         if status:
             raise error_for(

@@ -323,13 +323,14 @@ class MemoryPool(_Pool):
         _Pool.__init__(self, allocator, leading_bits_in_bin_id, max_bytes)
         self._flags = self._context = self._ctx_ptr = None  # of the blocks, from the first one
 
-    def allocate(self, size):
-        # _Pool.allocate with the hand-out inline: the pool's hot path.
-        if type(size) is not int or not 0 <= size <= _SIZE_MAX:
-            self._bad_size(size)
-        record = _take(self._pool, size, 1)
-        if not record:
-            record = self._miss(size)
+    def _adopt(self, size, block):
+        record = self._adopted(lib.pycl_pool_adopt(self._pool, size, block._live()))
+        if self._context is None:
+            self._flags, self._context, self._ctx_ptr = block._flags, block._context, block._ctx_ptr
+        block.release()  # the shim's pool holds its own reference now
+        return record
+
+    def _hand_out(self, record, size):
         pooled = _new_object(PooledBuffer)
         pooled._record = _gc(record, _return)
         pooled._handle = record.mem
@@ -339,19 +340,7 @@ class MemoryPool(_Pool):
         pooled._context = self._context
         pooled._ctx_ptr = self._ctx_ptr
         pooled._arg = None
-        if _budget.enabled and self._budget_context is not None:
-            _budget.charge(self._budget_context, record.nbytes)
-            pooled._charged = record.nbytes
         return pooled
-
-    __call__ = allocate
-
-    def _adopt(self, size, block):
-        record = self._adopted(lib.pycl_pool_adopt(self._pool, size, block._live()))
-        if self._context is None:
-            self._flags, self._context, self._ctx_ptr = block._flags, block._context, block._ctx_ptr
-        block.release()  # the shim's pool holds its own reference now
-        return record
 
 
 class PooledSVM(SVMPointer):

@@ -9,15 +9,13 @@ OpenCL 1.2, where PyOpenCL requires 2.0); other properties raise
 ``UnavailableError`` there.
 """
 
-import threading
-
 import numpy as np
 
 from pycl._lib import ffi, lib
 from pycl import constants as _constants
 from pycl import info as _info
 from pycl.errors import check, logic_error
-from pycl.handle import Handle
+from pycl.handle import Handle, out_cell
 
 __all__ = ["Sampler"]
 
@@ -89,18 +87,7 @@ def _flat_properties(properties, routine):
 # (normalized_coords, addressing_mode, filter_mode) found valid -> its
 # cl_sampler_properties array.
 _known = {}
-_cells = threading.local()
 _gc, _release = ffi.gc, lib.pycl_sampler_release
-
-
-def _out_cell():
-    """This thread's ``(cl_sampler[1], the same memory as intptr_t[1])``."""
-    try:
-        return _cells.cell
-    except AttributeError:
-        cell = ffi.new("cl_sampler[1]")
-        _cells.cell = (cell, ffi.cast("intptr_t *", cell))
-        return _cells.cell
 
 
 class Sampler(Handle):
@@ -181,7 +168,7 @@ class Sampler(Handle):
 
     def _create_from(self, context, c_properties, described):
         handle = context._live()
-        cell, cell_int = _out_cell()
+        cell, cell_int = out_cell("cl_sampler")
         status = lib.pycl_sampler_create(handle, c_properties, cell)
         if status:
             check(status, "clCreateSamplerWithProperties", "properties %r" % (described,))

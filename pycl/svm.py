@@ -45,7 +45,6 @@ Differences from PyOpenCL (docs/differences.md has the reasons):
   ``NotImplementedError``).
 """
 
-import threading
 import warnings
 import weakref
 
@@ -357,17 +356,6 @@ class SVMPointer:
 # {{{ SVMAllocation
 
 _warned_unbound = False
-_cells = threading.local()
-
-
-def _svm_cell():
-    """This thread's ``struct pycl_svm *[1]``, the allocation's output (cffi
-    releases the GIL during calls, hence one per thread)."""
-    try:
-        return _cells.svm
-    except AttributeError:
-        cell = _cells.svm = ffi.new("struct pycl_svm *[1]")
-        return cell
 
 
 def _warn_unbound(stacklevel):
@@ -439,7 +427,7 @@ class SVMAllocation(SVMPointer, Handle):
         if _budget.enabled:
             _budget.charge(context, size)
             self._charged = size
-        out = _svm_cell()
+        out = out_cell("struct pycl_svm *")[0]
         status = _svm_alloc(ctx, flags, size, alignment, q, out)
         if status == _ALLOCATION_FAILURE:
             _budget.collect()  # collected allocations give their memory back (queued frees complete soon)
