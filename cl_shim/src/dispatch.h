@@ -19,7 +19,10 @@ unsigned pycl_table_version(const struct pycl_icd_dispatch *table);
 void pycl_set_unavailable(const char *format, ...);
 
 /* Makes a new mapping record hold its own references to the queue, the mapped
- * memory object and the map's event (memory.c; buffer and image maps). */
+ * memory object and, for a non-blocking map, the map's event (NULL for a
+ * blocking one, which has completed: its unmap needs no wait and the record
+ * spares a retain, a release and a status query; memory.c, buffer and image
+ * maps). */
 void pycl_mapping_hold(struct pycl_mapping *mapping, cl_command_queue queue, cl_mem mem, cl_event map_event);
 
 /* `return` the slot's status, after the checks. */

@@ -109,7 +109,7 @@ cl_int pycl_mapping_map_image(cl_command_queue queue, cl_mem image, cl_bool bloc
         free(m);
         return status;
     }
-    pycl_mapping_hold(m, queue, image, map_event);
+    pycl_mapping_hold(m, queue, image, blocking ? NULL : map_event);
     *event = map_event;
     *mapping = m;
     return CL_SUCCESS;

@@ -506,7 +506,7 @@ cl_int pycl_mapping_map_buffer(cl_command_queue queue, cl_mem buffer, cl_bool bl
         free(m);
         return status;
     }
-    pycl_mapping_hold(m, queue, buffer, map_event);
+    pycl_mapping_hold(m, queue, buffer, blocking ? NULL : map_event);
     *event = map_event;
     *mapping = m;
     return CL_SUCCESS;
@@ -517,7 +517,8 @@ void pycl_mapping_hold(struct pycl_mapping *m, cl_command_queue queue, cl_mem me
     const struct pycl_icd_dispatch *t = pycl_table_of(queue);
     t->clRetainCommandQueue(queue);
     t->clRetainMemObject(mem);
-    t->clRetainEvent(map_event);
+    if (map_event)
+        t->clRetainEvent(map_event);
     m->queue = queue;
     m->mem = mem;
     m->map_event = map_event;
@@ -528,6 +529,8 @@ void pycl_mapping_hold(struct pycl_mapping *m, cl_command_queue queue, cl_mem me
  * made map+unmap 1.5x slower than without one). */
 static int map_done(const struct pycl_mapping *mapping)
 {
+    if (!mapping->map_event)
+        return 1; /* a blocking map: complete when it returned */
     cl_int status = CL_QUEUED;
     if (pycl_event_get_info(mapping->map_event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL) != CL_SUCCESS)
         return 0;
@@ -568,7 +571,8 @@ void pycl_mapping_free(struct pycl_mapping *mapping)
         t->clEnqueueUnmapMemObject(mapping->queue, mapping->mem, mapping->ptr, done ? 0 : 1, done ? NULL : &mapping->map_event,
                                    NULL);
     }
-    t->clReleaseEvent(mapping->map_event);
+    if (mapping->map_event)
+        t->clReleaseEvent(mapping->map_event);
     t->clReleaseMemObject(mapping->mem);
     t->clReleaseCommandQueue(mapping->queue);
     free(mapping);

@@ -42,7 +42,7 @@ cl_int pycl_enqueue_migrate(cl_command_queue queue, cl_uint num_mems, const cl_m
 struct pycl_mapping {
     cl_command_queue queue;
     cl_mem mem;
-    cl_event map_event;
+    cl_event map_event; /* retained for a non-blocking map, else NULL (complete on return) */
     void *ptr; /* NULL once unmapped */
 };
 /* clEnqueueMapBuffer; on success *mapping owns the map and *event (always
