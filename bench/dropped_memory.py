@@ -78,7 +78,7 @@ def child(device_spec, scale, cap):
         del image
 
     ok = run("64 MiB Buffers", max(1, 200 // scale), buffer)
-    has_svm = device.svm_capabilities & cl.device_svm_capabilities.COARSE_GRAIN_BUFFER
+    has_svm = cl.characterize.has_coarse_grain_buffer_svm(device)
     if ok and has_svm:
         ok = run("64 MiB SVMAllocations", max(1, 200 // scale), svm)
     if ok and device.image_support:

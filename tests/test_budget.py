@@ -28,8 +28,8 @@ HOST_KINDS = {"pinned", "map"}
 def _missing_feature(device, kind):
     if kind == "image" and not device.image_support:
         return "%s has no image support" % device.name
-    if kind in ("svm", "svm_pool") and not device.svm_capabilities & cl.device_svm_capabilities.COARSE_GRAIN_BUFFER:
-        return "%s has no coarse-grain SVM" % device.name
+    if kind in ("svm", "svm_pool") and not cl.characterize.has_coarse_grain_buffer_svm(device):
+        return "%s has no coarse-grain SVM (pycl uses OpenCL %d.%d)" % ((device.name,) + device.cl_version)
     if kind == "pipe" and (device.cl_version < (2, 0) or not device.pipe_support):
         return "%s has no pipe support" % device.name
     return None
@@ -93,7 +93,7 @@ def test_explicit_release_never_collects(cq, small_budget):
         with cl.Buffer(ctx, cl.mem_flags.READ_WRITE, small_budget // 4) as buf:
             array, _ = cl.enqueue_map_buffer(queue, buf, cl.map_flags.WRITE, 0, small_budget // 4, "u1")
             array.base.release()
-        if device.svm_capabilities & cl.device_svm_capabilities.COARSE_GRAIN_BUFFER:
+        if cl.characterize.has_coarse_grain_buffer_svm(device):
             cl.SVMAllocation(ctx, small_budget // 4, 0, cl.svm_mem_flags.READ_WRITE, queue=queue).release()
     queue.finish()
     assert budget.stats()["collections"] == before
