@@ -152,6 +152,26 @@ def test_release_and_collection_return_blocks(queue):
     assert pool.held_blocks == 0 and pool.managed_bytes == 0
 
 
+
+def test_blocks_outlive_their_pool(queue):
+    """The shim's pool lives until its last handed-out block comes back: a
+    pool dropped while a block is in use leaves the block usable, and the
+    block's release (or collection) then frees it and the held ones."""
+    pool = MemoryPool(ImmediateAllocator(queue))
+    a = pool.allocate(1000)
+    pool.allocate(1000).release()  # one block held
+    dropped = pool.allocate(500)  # one returned by collection after the pool is gone
+    host = np.arange(1000, dtype=np.uint8)
+    cl.enqueue_copy(queue, a, host)
+    del pool
+    gc.collect()
+    out = np.empty_like(host)
+    cl.enqueue_copy(queue, out, a)
+    np.testing.assert_array_equal(out, host)
+    del dropped
+    gc.collect()
+    a.release()
+
 def test_deferred_allocator_warns_and_allocators_check(ctx_factory):
     ctx = ctx_factory()
     with pytest.warns(UserWarning, match="DeferredAllocator"):
