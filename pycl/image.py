@@ -39,6 +39,8 @@ descriptor sets it to 1); packed formats (``UNORM_SHORT_565`` ...) report
 their true ``itemsize``; ``Image(...)`` is not deprecated.
 """
 
+import functools
+
 import numpy as np
 
 from pycl._lib import ffi, lib
@@ -50,7 +52,7 @@ from pycl import wards as _wards
 from pycl.errors import UnavailableError, check, logic_error
 from pycl.event import Event, out_cell, take_event, wait_list
 from pycl.hostbuf import describe, host_bytes
-from pycl.mapping import MemoryMap, _check_map_flags
+from pycl.mapping import MemoryMap, _check_map_flags, _dtype as _map_dtype
 from pycl.memory import ALLOCATION_FAILURES, MemoryObject, array_interface, check_flags, register_mem_class
 from pycl.transfer import (
     _copy_buffer,
@@ -529,6 +531,27 @@ class Image(MemoryObject):
     ):
         routine = "create_image"
         handle = context._live()
+        if (
+            hostbuf is None
+            and buffer is None
+            and pitches is None
+            and properties is None
+            and is_array is False
+            and type(shape) is tuple
+            and type(flags) is int
+            and type(format) is ImageFormat
+        ):
+            # The common creation (no host memory, no buffer): the checks
+            # depend on nothing but these values and the context, so a plan
+            # that passed them once is reused. _ints keeps (512.0, 512) from
+            # matching the plan of (512, 512).
+            key = (flags, format.channel_order, format.channel_data_type, _ints(shape, "shape", routine))
+            plan = context._memo.get(_PLANS, _NO_PLANS).get(key)
+            if plan is not None:
+                self._create(context, handle, flags, format, plan, ffi.NULL, None)
+                return
+        else:
+            key = None
         require_images(context, routine)
         check_flags(flags, routine)
         flags = int(flags)
@@ -618,25 +641,24 @@ class Image(MemoryObject):
             host = ffi.NULL
             row = slice_ = 0
         c_format = ffi.new("cl_image_format *", [format.channel_order, format.channel_data_type])
-        desc = ffi.new("cl_image_desc *")
-        desc.image_type = image_type
-        extent = _extents(image_type, shape)
-        desc.image_width = shape[0]
-        if image_type == _mot.IMAGE1D_ARRAY:
-            desc.image_array_size = shape[1]
-        elif image_type == _mot.IMAGE2D_ARRAY:
-            desc.image_height, desc.image_array_size = shape[1], shape[2]
-        elif image_type == _mot.IMAGE2D:
-            desc.image_height = shape[1]
-        elif image_type == _mot.IMAGE3D:
-            desc.image_height, desc.image_depth = shape[1], shape[2]
-        desc.image_row_pitch = row
-        desc.image_slice_pitch = slice_
-        desc.buffer = buffer_handle
-        c_properties = _properties_array(properties, routine)
+        desc = _image_desc(image_type, shape, row, slice_)
+        desc.buffer = buffer_handle  # plans (key set) have no buffer
+        plan = (image_type, shape, _extents(image_type, shape), element, c_format, desc)
+        if key is not None:
+            plans = context._memo.setdefault(_PLANS, {})
+            if len(plans) < _MAX_PLANS:
+                plans[key] = plan
+        self._create(context, handle, flags, format, plan, host, buffer, properties, hostbuf)
+        if late_write is not None:
+            self._copy_in_later(*late_write)
+
+    def _create(self, context, handle, flags, format, plan, host, buffer, properties=None, hostbuf=None):
+        """clCreateImage of a checked ``plan``: (image type, shape, extent,
+        element size, format struct, descriptor)."""
+        image_type, shape, extent, element, c_format, desc = plan
+        c_properties = _properties_array(properties, "create_image")
         # An image over a buffer owns no memory of its own.
-        charged = 0 if buffer is not None else element * extent[0] * extent[1] * extent[2]
-        charged = charged if _budget.enabled else 0
+        charged = element * extent[0] * extent[1] * extent[2] if _budget.enabled and buffer is None else 0
         if charged:
             _budget.charge(context, charged)
         raw = ffi.new("cl_mem *")
@@ -665,8 +687,6 @@ class Image(MemoryObject):
         self._buffer = buffer
         if flags & _mf.USE_HOST_PTR:
             self._hostbuf = hostbuf
-        if late_write is not None:
-            self._copy_in_later(*late_write)
 
     def _copy_in_later(self, hostbuf, row, slice_):
         """COPY_HOST_PTR with pitches on Oclgrind: a blocking write instead."""
@@ -752,6 +772,32 @@ class Image(MemoryObject):
         if self._handle is None:
             return MemoryObject.__repr__(self)
         return "<pycl.Image %s %r %r at 0x%x>" % (_mot.to_string(self._type), self._shape, self._format, self._ptr)
+
+
+# context._memo[_PLANS]: (flags, channel order, channel type, shape) ->
+# Image._create's plan, for the first _MAX_PLANS image kinds made.
+_PLANS = "image plans"
+_MAX_PLANS = 256
+_NO_PLANS = {}
+
+
+def _image_desc(image_type, shape, row, slice_):
+    """The ``cl_image_desc`` of an image of ``shape`` whose host memory has
+    the pitches ``row`` and ``slice_``."""
+    desc = ffi.new("cl_image_desc *")
+    desc.image_type = image_type
+    desc.image_width = shape[0]
+    if image_type == _mot.IMAGE1D_ARRAY:
+        desc.image_array_size = shape[1]
+    elif image_type == _mot.IMAGE2D_ARRAY:
+        desc.image_height, desc.image_array_size = shape[1], shape[2]
+    elif image_type == _mot.IMAGE2D:
+        desc.image_height = shape[1]
+    elif image_type == _mot.IMAGE3D:
+        desc.image_height, desc.image_depth = shape[1], shape[2]
+    desc.image_row_pitch = row
+    desc.image_slice_pitch = slice_
+    return desc
 
 
 def create_image(context, flags, format, shape=None, pitches=None, hostbuf=None, is_array=False, buffer=None, **kwargs):
@@ -927,6 +973,8 @@ def _box(image, origin, region, origin_name, side, routine):
     origin = _triple(origin, origin_name, 0, routine)
     region = _triple(region, "region", 1, routine)
     extent = image._extent
+    if origin[0] + region[0] <= extent[0] and origin[1] + region[1] <= extent[1] and origin[2] + region[2] <= extent[2]:
+        return origin, region
     for axis in range(3):
         end = origin[axis] + region[axis]
         if end > extent[axis]:
@@ -1301,6 +1349,17 @@ def enqueue_fill_image(queue, mem, color, origin, region, wait_for=None):
     return take_event(Event, out, out_int)
 
 
+@functools.lru_cache(maxsize=256)
+def _map_strides(dims_fast, itemsize, row_bytes, rows, slices, row_stride, slice_stride):
+    """Strides (fastest axis first) that lay ``dims_fast`` (a tuple of ints)
+    onto rows of ``row_bytes``, ``rows`` rows ``row_stride`` apart and
+    ``slices`` slices ``slice_stride`` apart, or None when the axes do not
+    split into whole rows and slices. Memoized: a program maps the same
+    shapes again and again."""
+    strides = _group_strides(dims_fast, itemsize, [(row_bytes, 1), (rows, row_stride), (slices, slice_stride)])
+    return None if strides is None else tuple(strides)
+
+
 def _group_strides(dims_fast, itemsize, groups):
     """Strides (fastest axis first) that lay ``dims_fast`` onto ``groups``:
     ``[(row bytes, 1), (rows, row stride), (slices, slice stride)]``, or None
@@ -1357,7 +1416,8 @@ def enqueue_map_image(
     if isinstance(shape, (int, np.integer)):
         shape = (shape,)
     shape = _ints(shape, "shape", routine)
-    dtype = np.dtype(dtype)
+    if not isinstance(dtype, np.dtype):
+        dtype = _map_dtype(dtype)
     element = buf._element
     w, h, d = region
     is_1d_array = buf._type == _mot.IMAGE1D_ARRAY
@@ -1375,7 +1435,7 @@ def enqueue_map_image(
                 % (shape, dtype, count * dtype.itemsize, region, element, w * h * d * element),
             )
         dims_fast = shape[::-1] if order == "C" else shape
-        if _group_strides(dims_fast, dtype.itemsize, [(w * element, 1), (rows, 1), (slices, 1)]) is None:
+        if _map_strides(dims_fast, dtype.itemsize, w * element, rows, slices, 1, 1) is None:
             raise logic_error(
                 routine,
                 "shape %r (order %r, dtype %s) does not split into rows of %d bytes, %d rows and %d slices "
@@ -1416,8 +1476,8 @@ def enqueue_map_image(
         ystride, zstride = row, (slice_ or row * h)
     span = (d - 1) * zstride + (h - 1) * ystride + w * element
     if strides is None:
-        fast = _group_strides(dims_fast, dtype.itemsize, [(w * element, 1), (rows, ystride), (slices, zstride)])
-        strides = tuple(fast[::-1] if order == "C" else fast)
+        fast = _map_strides(dims_fast, dtype.itemsize, w * element, rows, slices, ystride, zstride)
+        strides = fast[::-1] if order == "C" else fast
     elif shape and 0 not in shape:
         reach = dtype.itemsize + sum((n - 1) * s for n, s in zip(shape, strides))
         if reach > span:

@@ -268,6 +268,34 @@ def test_creation_errors(cq):
         cl.create_image(ctx, mf.READ_ONLY | mf.WRITE_ONLY, fmt, (4, 4))
 
 
+def test_repeated_creation_checks_the_same(cq):
+    """The second creation of the same image reuses the first one's checked
+    plan: values equal to it but of other types, a released context and
+    bad flags must still fail as on the first creation."""
+    ctx, queue = cq
+    fmt = cl.ImageFormat(co.RGBA, ct.UNSIGNED_INT8)
+    for _ in range(2):
+        img = cl.create_image(ctx, mf.READ_WRITE, fmt, (8, 4))
+        assert (img.shape, img.format, img.type, img.flags) == ((8, 4), fmt, mot.IMAGE2D, mf.READ_WRITE)
+        data = np.arange(8 * 4 * 4, dtype=np.uint8).reshape(4, 8, 4)
+        cl.enqueue_copy(queue, img, data, origin=(0, 0), region=(8, 4))
+        back = np.empty_like(data)
+        cl.enqueue_copy(queue, back, img, origin=(0, 0), region=(8, 4))
+        assert np.array_equal(back, data)
+        with pytest.raises(TypeError):
+            cl.create_image(ctx, mf.READ_WRITE, fmt, (8.0, 4))
+        with pytest.raises(TypeError):
+            cl.create_image(ctx, mf.READ_WRITE, fmt, (True, 4))
+        with pytest.raises((TypeError, cl.LogicError)):
+            cl.create_image(ctx, float(mf.READ_WRITE), fmt, (8, 4))
+    # Another context has its own plans (and its own device limits).
+    other = cl.Context(ctx.devices)
+    assert cl.create_image(other, mf.READ_WRITE, fmt, (8, 4)).context == other
+    other.release()
+    with pytest.raises(cl.LogicError):
+        cl.create_image(other, mf.READ_WRITE, fmt, (8, 4))
+
+
 def test_no_image_support_is_unavailable(cq, monkeypatch):
     """A 3.0 device may lack images: every image call says so (simulated by
     pycl's per-device cache, since every device here has images)."""

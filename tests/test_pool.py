@@ -152,7 +152,6 @@ def test_release_and_collection_return_blocks(queue):
     assert pool.held_blocks == 0 and pool.managed_bytes == 0
 
 
-
 def test_blocks_outlive_their_pool(queue):
     """The shim's pool lives until its last handed-out block comes back: a
     pool dropped while a block is in use leaves the block usable, and the
@@ -171,6 +170,7 @@ def test_blocks_outlive_their_pool(queue):
     del dropped
     gc.collect()
     a.release()
+
 
 def test_deferred_allocator_warns_and_allocators_check(ctx_factory):
     ctx = ctx_factory()

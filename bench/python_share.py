@@ -1,0 +1,246 @@
+"""Where a small operation's time goes: pycl, the same shim calls made bare
+from Python, and PyOpenCL, interleaved in one process on one device.
+
+    python bench/python_share.py [--device SPEC] [--repeats N] [--out FILE]
+
+For each driver-bound small operation and object, three columns:
+
+- ``pycl``: the public call, as ``bench/run.py`` times it;
+- ``shim bare``: the shim calls that pycl's call ends in, issued straight
+  through ``pycl._lib`` with every argument prepared beforehand (no checks,
+  no Python objects): the floor of a cffi binding over this shim;
+- ``PyOpenCL``: the public call.
+
+``pycl - bare`` is the Python layer's own cost (checks, objects, the numpy
+array of a map); ``bare / PyOpenCL`` is what the driver calls themselves cost
+through the shim against PyOpenCL's C++ route. A row where ``bare / PyOpenCL``
+is near 1 and pycl is over it is Python-bound; one where the bare calls
+already miss is bound by the driver call pattern.
+"""
+
+import argparse
+import os
+import platform
+import sys
+
+import numpy as np
+
+import harness
+
+ROWS = [
+    "write 8 B (blocking)",
+    "read 8 B (blocking)",
+    "rect read 16x16 float32 (blocking)",
+    "map+unmap 4 KiB",
+    "image write 16x16 region",
+    "image read 16x16 region",
+    "fill_image 512x512 (+ wait)",
+    "map+unmap image 512x512 (+ wait)",
+    "Buffer create+release",
+    "create_image 512x512 + release",
+]
+
+
+def public_ops(s):
+    """The public calls, written once for both libraries."""
+    cl, ctx, queue = s.cl, s.ctx, s.queue
+    mf = cl.mem_flags
+    buf8 = cl.Buffer(ctx, mf.READ_WRITE, 8)
+    host8 = np.zeros(8, np.uint8)
+    big = cl.Buffer(ctx, mf.READ_WRITE, 2048 * 64 * 4)
+    block = np.zeros((16, 16), np.float32)
+    small = cl.Buffer(ctx, mf.READ_WRITE, 4096)
+    flags = cl.map_flags.READ | cl.map_flags.WRITE
+    fmt = cl.ImageFormat(cl.channel_order.RGBA, cl.channel_type.UNSIGNED_INT8)
+    img = cl.create_image(ctx, mf.READ_WRITE, fmt, (512, 512))
+    region = np.zeros((16, 16, 4), np.uint8)
+    color = np.array([1, 2, 3, 4], np.uint32)
+
+    def map_unmap():
+        array, _ = cl.enqueue_map_buffer(queue, small, flags, 0, (1024,), np.float32)
+        array.base.release()
+
+    def map_image():
+        array = cl.enqueue_map_image(queue, img, cl.map_flags.READ, (0, 0), (512, 512), (512, 512, 4), np.uint8)[0]
+        array.base.release().wait()
+
+    functions = [
+        lambda: cl.enqueue_copy(queue, buf8, host8),
+        lambda: cl.enqueue_copy(queue, host8, buf8),
+        lambda: cl.enqueue_copy(
+            queue,
+            block,
+            big,
+            buffer_origin=(64, 8),
+            host_origin=(0, 0),
+            region=(64, 16),
+            buffer_pitches=(2048 * 4,),
+        ),
+        map_unmap,
+        lambda: cl.enqueue_copy(queue, img, region, origin=(100, 200), region=(16, 16)),
+        lambda: cl.enqueue_copy(queue, region, img, origin=(100, 200), region=(16, 16)),
+        lambda: cl.enqueue_fill_image(queue, img, color, (0, 0), (512, 512)).wait(),
+        map_image,
+        lambda: cl.Buffer(ctx, mf.READ_WRITE, 4096).release(),
+        lambda: cl.create_image(ctx, mf.READ_WRITE, fmt, (512, 512)).release(),
+    ]
+    return [harness.Op(name, fn) for name, fn in zip(ROWS, functions)]
+
+
+def bare_ops(s):
+    """The shim calls pycl's public calls end in, arguments prepared."""
+    from pycl._lib import ffi, lib
+
+    cl, ctx, queue = s.cl, s.ctx, s.queue
+    mf = cl.mem_flags
+    q = queue._handle
+    null = ffi.NULL
+    buf8 = cl.Buffer(ctx, mf.READ_WRITE, 8)
+    host8 = np.zeros(8, np.uint8)
+    p8 = ffi.cast("void *", host8.ctypes.data)
+    big = cl.Buffer(ctx, mf.READ_WRITE, 2048 * 64 * 4)
+    block = np.zeros((16, 16), np.float32)
+    pblock = ffi.cast("void *", block.ctypes.data)
+    small = cl.Buffer(ctx, mf.READ_WRITE, 4096)
+    flags = cl.map_flags.READ | cl.map_flags.WRITE
+    fmt = cl.ImageFormat(cl.channel_order.RGBA, cl.channel_type.UNSIGNED_INT8)
+    img = cl.create_image(ctx, mf.READ_WRITE, fmt, (512, 512))
+    region = np.zeros((16, 16, 4), np.uint8)
+    pregion = ffi.cast("void *", region.ctypes.data)
+    color = ffi.new("cl_uint[4]", [1, 2, 3, 4])
+    origin = ffi.new("size_t[3]", [0, 0, 0])
+    whole = ffi.new("size_t[3]", [512, 512, 1])
+    pitches = ffi.new("size_t[2]")
+    event = ffi.new("cl_event *")
+    record = ffi.new("struct pycl_mapping **")
+    mem_out = ffi.new("cl_mem *")
+    cformat = ffi.new("cl_image_format *", [fmt.channel_order, fmt.channel_data_type])
+    desc = ffi.new("cl_image_desc *")
+    desc.image_type = cl.mem_object_type.IMAGE2D
+    desc.image_width = desc.image_height = 512
+
+    def check(status):
+        if status:
+            raise RuntimeError("status %d" % status)
+
+    def map_unmap():
+        check(lib.pycl_mapping_map_buffer(q, small._handle, 1, flags, 0, 4096, 0, null, event, record))
+        mapping = record[0]
+        check(lib.pycl_mapping_unmap(mapping, null, 0, null, event))
+        lib.pycl_event_release(event[0])
+        lib.pycl_mapping_free(mapping)
+
+    def map_image():
+        check(
+            lib.pycl_mapping_map_image(
+                q, img._handle, 1, 1, origin, whole, pitches, pitches + 1, 0, null, event, record
+            )
+        )
+        mapping = record[0]
+        check(lib.pycl_mapping_unmap(mapping, null, 0, null, event))
+        check(lib.pycl_event_wait(1, event))
+        lib.pycl_event_release(event[0])
+        lib.pycl_mapping_free(mapping)
+
+    def fill():
+        check(lib.pycl_enqueue_fill_image(q, img._handle, color, origin, whole, 0, null, event))
+        check(lib.pycl_event_wait(1, event))
+        lib.pycl_event_release(event[0])
+
+    def image_region(reading):
+        check(lib.pycl_image_region(q, img._handle, reading, 1, 100, 200, 0, 16, 16, 1, 64, 0, pregion, 0, null, null))
+
+    def create_buffer():
+        check(lib.pycl_buffer_create(ctx._handle, null, mf.READ_WRITE, 4096, null, mem_out))
+        lib.pycl_mem_release(mem_out[0])
+
+    def create_image():
+        check(lib.pycl_image_create(ctx._handle, null, mf.READ_WRITE, cformat, desc, null, mem_out))
+        lib.pycl_mem_release(mem_out[0])
+
+    functions = [
+        lambda: check(lib.pycl_enqueue_write_buffer(q, buf8._handle, 1, 0, 8, p8, 0, null, null)),
+        lambda: check(lib.pycl_enqueue_read_buffer(q, buf8._handle, 1, 0, 8, p8, 0, null, null)),
+        lambda: check(
+            lib.pycl_host_rect(
+                q, big._handle, 1, 1, 64, 8, 0, 0, 0, 0, 64, 16, 1, 2048 * 4, 0, 64, 0, pblock, 0, null, null
+            )
+        ),
+        map_unmap,
+        lambda: image_region(0),
+        lambda: image_region(1),
+        fill,
+        map_image,
+        create_buffer,
+        create_image,
+    ]
+    return [harness.Op(name, fn) for name, fn in zip(ROWS, functions)]
+
+
+def _us(entry):
+    return entry["s"] * 1e6 if "s" in entry else None
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--device", default="", help="as bench/run.py's --device")
+    parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--batch-ms", type=float, default=50.0)
+    parser.add_argument("--out", help="also write the table to this Markdown file")
+    args = parser.parse_args()
+
+    pycl, why = harness.load("pycl")
+    if pycl is None:
+        raise SystemExit(why)
+    device = harness.select_device(pycl, args.device)
+    sides = {"pycl": None, "shim bare": None}
+    mine = harness.Setup(pycl, "pycl", device, 0)
+    sides["pycl"] = (mine, public_ops(mine))
+    sides["shim bare"] = (mine, bare_ops(mine))
+    pyopencl, why = harness.load("pyopencl")
+    if pyopencl is not None:
+        their_device, why = harness.match_device(pyopencl, harness.device_id(device))
+        if their_device is None:
+            print("PyOpenCL left out: %s" % why, file=sys.stderr)
+        else:
+            theirs = harness.Setup(pyopencl, "pyopencl", their_device, 0)
+            sides["PyOpenCL"] = (theirs, public_ops(theirs))
+    results = harness.measure(sides, args.repeats, args.batch_ms / 1000)
+
+    lines = [
+        "# Where small operations spend their time, %s" % device.name.strip(),
+        "",
+        "- %s, %s; Python %s %s"
+        % (
+            device.platform.name.strip(),
+            device.platform.version.strip(),
+            platform.python_implementation(),
+            platform.python_version(),
+        ),
+        "- command: python bench/python_share.py %s" % " ".join(sys.argv[1:]),
+        "- best of %d interleaved batches of about %g ms, us per call" % (args.repeats, args.batch_ms),
+        "",
+        "| operation | pycl | shim bare | PyOpenCL | pycl - bare | pycl / PyOpenCL | bare / PyOpenCL |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for i, name in enumerate(ROWS):
+        mine_us = _us(results["pycl"][i])
+        bare_us = _us(results["shim bare"][i])
+        theirs_us = _us(results["PyOpenCL"][i]) if "PyOpenCL" in results else None
+        cells = [name]
+        for value in (mine_us, bare_us, theirs_us):
+            cells.append("%.2f" % value if value is not None else "-")
+        cells.append("%.2f" % (mine_us - bare_us) if mine_us and bare_us else "-")
+        cells.append("%.2fx" % (mine_us / theirs_us) if mine_us and theirs_us else "-")
+        cells.append("%.2fx" % (bare_us / theirs_us) if bare_us and theirs_us else "-")
+        lines.append("| " + " | ".join(cells) + " |")
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if args.out:
+        os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+        with open(args.out, "w") as f:
+            f.write(text)
+
+
+if __name__ == "__main__":
+    main()
