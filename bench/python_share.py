@@ -123,9 +123,13 @@ def bare_ops(s):
         if status:
             raise RuntimeError("status %d" % status)
 
+    # The host arrays must outlive the raw pointers the calls use.
+    check.keep = (host8, block, region)
+
     def map_unmap():
         check(lib.pycl_mapping_map_buffer(q, small._handle, 1, flags, 0, 4096, 0, null, event, record))
         mapping = record[0]
+        lib.pycl_event_release(event[0])  # the map's event, as pycl drops it
         check(lib.pycl_mapping_unmap(mapping, null, 0, null, event))
         lib.pycl_event_release(event[0])
         lib.pycl_mapping_free(mapping)
@@ -137,6 +141,7 @@ def bare_ops(s):
             )
         )
         mapping = record[0]
+        lib.pycl_event_release(event[0])
         check(lib.pycl_mapping_unmap(mapping, null, 0, null, event))
         check(lib.pycl_event_wait(1, event))
         lib.pycl_event_release(event[0])
@@ -163,7 +168,7 @@ def bare_ops(s):
         lambda: check(lib.pycl_enqueue_read_buffer(q, buf8._handle, 1, 0, 8, p8, 0, null, null)),
         lambda: check(
             lib.pycl_host_rect(
-                q, big._handle, 1, 1, 64, 8, 0, 0, 0, 0, 64, 16, 1, 2048 * 4, 0, 64, 0, pblock, 0, null, null
+                q, big._handle, 1, 1, 64, 8, 0, 0, 0, 0, 64, 16, 1, 8192, 8192 * 16, 64, 1024, pblock, 0, null, null
             )
         ),
         map_unmap,
