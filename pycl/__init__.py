@@ -10,9 +10,9 @@ from pycl.errors import Error, LogicError, MemoryError, RuntimeError, Unavailabl
 from pycl.version import VERSION, VERSION_STATUS, VERSION_TEXT, get_cl_header_version
 from pycl.platform import Device, Platform, get_platforms
 from pycl.context import Context, choose_devices, create_some_context
-from pycl.queue import CommandQueue
+from pycl.queue import CommandQueue, CommandQueueUsedAfterExit
 from pycl.event import Event, NannyEvent, UserEvent, enqueue_barrier, enqueue_marker, wait_for_events
-from pycl.program import Kernel, LocalMemory, Program, enqueue_nd_range_kernel
+from pycl.program import Kernel, LocalMemory, Program, RepeatedKernelRetrieval, enqueue_nd_range_kernel
 from pycl.memory import Buffer, MemoryObject
 from pycl.transfer import (
     enqueue_copy,
@@ -71,6 +71,7 @@ __all__ = [
     "choose_devices",
     "create_some_context",
     "CommandQueue",
+    "CommandQueueUsedAfterExit",
     "Event",
     "NannyEvent",
     "UserEvent",
@@ -78,6 +79,7 @@ __all__ = [
     "enqueue_marker",
     "wait_for_events",
     "Program",
+    "RepeatedKernelRetrieval",
     "Kernel",
     "LocalMemory",
     "enqueue_nd_range_kernel",

@@ -67,6 +67,10 @@ class Context(Handle):
         self._sub_aligns = None  # its devices' sub-buffer alignments in bytes (Buffer), found at first use
         self._memo = {}  # what checks found out about its devices (images), by key
 
+    def _get_cl_version(self):
+        """PyOpenCL's helper: the first device's platform's ``cl_version``."""
+        return self.devices[0].platform.cl_version
+
     @property
     def devices(self):
         """The context's devices (cached: they cannot change)."""

@@ -5,6 +5,8 @@ The classes keep PyOpenCL's names and also subclass the matching builtins, so
 """
 
 import builtins
+import os
+import sys
 
 from pycl._lib import ffi, lib
 
@@ -78,3 +80,18 @@ def check(code, routine, what=""):
 def logic_error(routine, what, code=lib.CL_INVALID_VALUE):
     """pycl's own validation failure, raised before any C call."""
     return LogicError(routine, code, what)
+
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def caller_stacklevel():
+    """The ``stacklevel`` for ``warnings.warn`` called from pycl that names
+    the first frame outside the pycl package (pycl's routes are of varying
+    depth)."""
+    frame = sys._getframe(1)
+    level = 1
+    while frame is not None and os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == _PACKAGE_DIR:
+        frame = frame.f_back
+        level += 1
+    return level

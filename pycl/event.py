@@ -2,12 +2,14 @@
 lists every enqueue function takes."""
 
 import threading
+import warnings
 
 from pycl._lib import ffi, lib
 from pycl import info as _info
 from pycl.errors import check
 from pycl.handle import Handle, out_cell
 from pycl import wards as _wards
+from pycl.queue import enqueue_handle
 
 __all__ = [
     "out_cell",
@@ -56,6 +58,15 @@ class _Profile:
         self._event = event
 
     def __getattr__(self, name):
+        if not name.islower():
+            # PyOpenCL 2026.1.4 still answers event.profile.START, with a warning.
+            warnings.warn(
+                "Using non-lower-case attributes with Event.profile is deprecated. Got: '%s', expected: '%s'."
+                % (name, name.lower()),
+                DeprecationWarning,
+                stacklevel=2,
+            )
+            name = name.lower()
         param = _info.param_for_attribute("profiling", name)
         if param is None:
             raise AttributeError(name)
@@ -158,7 +169,7 @@ def enqueue_marker(queue, wait_for=None):
     """An event that completes when ``wait_for`` (or all prior commands) has."""
     count, handles = wait_list(wait_for, "enqueue_marker")
     out = ffi.new("cl_event *")
-    check(lib.pycl_enqueue_marker(queue._live(), count, handles, out), "clEnqueueMarkerWithWaitList")
+    check(lib.pycl_enqueue_marker(enqueue_handle(queue), count, handles, out), "clEnqueueMarkerWithWaitList")
     return event_from(out)
 
 
@@ -166,7 +177,7 @@ def enqueue_barrier(queue, wait_for=None):
     """Like ``enqueue_marker``, and later commands wait for it."""
     count, handles = wait_list(wait_for, "enqueue_barrier")
     out = ffi.new("cl_event *")
-    check(lib.pycl_enqueue_barrier(queue._live(), count, handles, out), "clEnqueueBarrierWithWaitList")
+    check(lib.pycl_enqueue_barrier(enqueue_handle(queue), count, handles, out), "clEnqueueBarrierWithWaitList")
     return event_from(out)
 
 

@@ -1392,8 +1392,10 @@ def enqueue_map_image(
     queue, buf, flags, origin, region, shape, dtype, order="C", strides=None, wait_for=None, is_blocking=True
 ):
     """Map ``region`` of the image ``buf`` at ``origin``; returns ``(array,
-    event)`` whose ``array.base`` is a ``MemoryMap``. (``buf`` is the
-    documented name; PyOpenCL's code calls it ``img``.)
+    event, row_pitch, slice_pitch)`` as PyOpenCL 2026.1.4 does (its
+    documentation says ``(array, event)``): ``array.base`` is a
+    ``MemoryMap``, the pitches are the driver's. (``buf`` is the documented
+    name; PyOpenCL's code calls it ``img``.)
 
     The driver chooses the row and slice pitch of the mapped memory (often
     not tightly packed); without ``strides`` pycl lays ``shape`` (in
@@ -1488,7 +1490,7 @@ def enqueue_map_image(
                 "(row pitch %d, slice pitch %d)" % (shape, strides, reach, span, ystride, zstride),
             )
     memory_map.__array_interface__ = array_interface(int(ffi.cast("intptr_t", mapping.ptr)), shape, dtype, strides)
-    return np.asarray(memory_map), event
+    return np.asarray(memory_map), event, pitches[0], pitches[1]
 
 
 # }}}

@@ -229,7 +229,9 @@ _DECODERS = {
     "ulong": _scalar("cl_ulong"),
     "float": _scalar("cl_float"),
     "size": _scalar("size_t"),
-    "bool": lambda buf, size: bool(ffi.cast("cl_bool *", buf)[0]),
+    # cl_bool values are the ints 1 and 0, as PyOpenCL returns them (they
+    # show in printed reports and serialized output).
+    "bool": lambda buf, size: 1 if ffi.cast("cl_bool *", buf)[0] else 0,
     "pointer": lambda buf, size: int(ffi.cast("intptr_t *", buf)[0]) or None,
     "uints": _array("cl_uint"),
     "ulongs": _array("cl_ulong"),

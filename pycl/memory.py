@@ -15,6 +15,8 @@ Differences from PyOpenCL (docs/differences.md has the reasons):
   ``mem_base_addr_align``, checked before the driver (Oclgrind does not check).
 """
 
+import threading
+
 import numpy as np
 
 from pycl._lib import ffi, lib
@@ -105,15 +107,9 @@ def _size_arg(value, name, routine):
     return value
 
 
-class _HostArrayBase:
-    """The ``.base`` of ``get_host_array``'s array: keeps the memory object
-    alive and describes the memory to numpy."""
-
-    __slots__ = ("__array_interface__", "mem")
-
-    def __init__(self, mem, interface):
-        self.mem = mem
-        self.__array_interface__ = interface
+# What get_host_array is turning into an array, for this thread: (memory
+# object, numpy array interface), read by MemoryObject.__array_interface__.
+_host_array = threading.local()
 
 
 def array_interface(ptr, shape, dtype, strides, readonly=False):
@@ -250,13 +246,19 @@ class MemoryObject(Handle):
         return self.size
 
     def get_host_array(self, shape, dtype, order="C"):
-        """The memory object's host memory (``host_ptr``: USE_HOST_PTR or
-        ALLOC_HOST_PTR memory) as a numpy array; its ``.base`` keeps this
-        object alive. The array must fit in the object."""
+        """The host memory of a USE_HOST_PTR memory object as a numpy array
+        whose ``.base`` is this object (as in PyOpenCL, which also refuses
+        every other memory object, ALLOC_HOST_PTR included). The array must
+        fit in the object."""
         routine = "MemoryObject.get_host_array"
+        self._live()
+        if not self._flags & _constants.mem_flags.USE_HOST_PTR:
+            raise logic_error(
+                routine,
+                "%r was made with flags %s: only a memory object made with USE_HOST_PTR has host memory to "
+                "show (as in PyOpenCL)" % (self, _constants.mem_flags.to_string(self._flags, "0x%x")),
+            )
         ptr = _info.query(self, "mem", _constants.mem_info.HOST_PTR)
-        if not ptr:
-            raise logic_error(routine, "%r has no host pointer (it was made without USE_HOST_PTR)" % self)
         shape, dtype, strides, nbytes = array_layout(shape, dtype, order, None, routine)
         if nbytes > self._size:
             raise logic_error(
@@ -264,7 +266,20 @@ class MemoryObject(Handle):
                 "an array of shape %r and dtype %s needs %d bytes; %r has %d"
                 % (shape, dtype, nbytes, self, self._size),
             )
-        return np.asarray(_HostArrayBase(self, array_interface(ptr, shape, dtype, strides)))
+        _host_array.pending = (self, array_interface(ptr, shape, dtype, strides))
+        try:
+            return np.asarray(self)
+        finally:
+            _host_array.pending = None
+
+    @property
+    def __array_interface__(self):
+        # Only while get_host_array makes its array: numpy reads it once and
+        # keeps this object as the array's base, which keeps it alive.
+        pending = getattr(_host_array, "pending", None)
+        if pending is None or pending[0] is not self:
+            raise AttributeError("__array_interface__")
+        return pending[1]
 
     def release(self):
         """Release the memory object now. A second call raises ``LogicError``."""

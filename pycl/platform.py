@@ -1,6 +1,8 @@
 """Platforms and devices. Neither is reference-counted here: pycl works with
 root devices, which OpenCL does not count (sub-devices are not supported)."""
 
+import warnings
+
 from pycl._lib import ffi, lib
 from pycl import constants as _constants
 from pycl import info as _info
@@ -39,6 +41,10 @@ class Platform(Handle):
         check(lib.pycl_platform_version(self._live(), version), "Platform.cl_version")
         return (version[0] // 100, version[0] % 100)
 
+    def _get_cl_version(self):
+        """PyOpenCL's helper (code calls it to choose code paths): ``cl_version``."""
+        return self.cl_version
+
     def __repr__(self):
         if self._handle is None:
             return super().__repr__()
@@ -66,6 +72,26 @@ class Device(Handle):
             check(lib.pycl_device_version(self._live(), version), "Device.cl_version")
             self._version = (version[0] // 100, version[0] % 100)
         return self._version
+
+    def _get_cl_version(self):
+        """PyOpenCL's helper (code calls it to choose code paths): ``cl_version``."""
+        return self.cl_version
+
+    @property
+    def hashable_model_and_version_identifier(self):
+        """What identifies the device's model and driver across processes
+        (PyOpenCL's tuple: ``("v1", vendor, vendor_id, name, version)``)."""
+        return ("v1", self.vendor, self.vendor_id, self.name, self.version)
+
+    @property
+    def persistent_unique_id(self):
+        """Deprecated (as in PyOpenCL): ``hashable_model_and_version_identifier``."""
+        warnings.warn(
+            "Device.persistent_unique_id is deprecated. Use Device.hashable_model_and_version_identifier instead.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.hashable_model_and_version_identifier
 
     def require(self, version, feature):
         """Raise ``UnavailableError`` unless the device has OpenCL ``version``."""

@@ -1,5 +1,7 @@
 """Programs, kernels, kernel arguments and ``enqueue_nd_range_kernel``."""
 
+import warnings
+
 import numpy as np
 
 from pycl._lib import ffi, lib
@@ -9,8 +11,9 @@ from pycl.errors import RuntimeError, check, error_for, logic_error
 from pycl.event import event_from, wait_list
 from pycl.handle import Handle
 from pycl.platform import Device
+from pycl.queue import enqueue_handle
 
-__all__ = ["Program", "Kernel", "LocalMemory", "enqueue_nd_range_kernel"]
+__all__ = ["Program", "Kernel", "LocalMemory", "RepeatedKernelRetrieval", "enqueue_nd_range_kernel"]
 
 
 class LocalMemory:
@@ -40,7 +43,7 @@ def _build_options(options):
 class Program(Handle):
     """``Program(context, source)`` or ``Program(context, devices, binaries)``."""
 
-    __slots__ = ("_context", "_kernels")
+    __slots__ = ("_context", "_retrievals")
     _ctype = "cl_program"
     _retain = lib.pycl_program_retain
     _release = lib.pycl_program_release
@@ -73,7 +76,7 @@ class Program(Handle):
 
     def _adopt(self, raw):
         Handle._adopt(self, raw)
-        self._kernels = {}
+        self._retrievals = {}  # kernel name -> times retrieved as prg.<name>
 
     def _init_from_handle(self):
         self._context = self.get_info(_constants.program_info.CONTEXT)
@@ -119,20 +122,33 @@ class Program(Handle):
         return [Kernel._from_raw(raw, self) for raw in raws]
 
     def __getattr__(self, name):
-        # Info attributes first (program.source), then kernels by name.
+        # Info attributes first (program.source), then kernels by name. As in
+        # PyOpenCL, each retrieval is a new, independent kernel (no argument
+        # state shared between retrievals or threads), and the second
+        # retrieval of a name warns RepeatedKernelRetrieval.
         if name.startswith("_"):
             raise AttributeError(name)
         if _info.param_for_attribute("program", name) is not None:
             return Handle.__getattr__(self, name)
-        kernels = self._kernels
-        if name not in kernels:
-            try:
-                kernels[name] = Kernel(self, name)
-            except Exception as error:
-                raise AttributeError(
-                    "%r is neither a program_info attribute nor a kernel: %s" % (name, error)
-                ) from error
-        return kernels[name]
+        try:
+            kernel = Kernel(self, name)
+            kernel.num_args  # noqa: B018 (NVIDIA creates kernels of unknown names; this query fails)
+        except Exception as error:
+            raise AttributeError("%r is neither a program_info attribute nor a kernel: %s" % (name, error)) from error
+        count = self._retrievals[name] = self._retrievals.get(name, 0) + 1
+        if count == 2:
+            warnings.warn(
+                "Kernel '%s' has been retrieved more than once. Each retrieval creates a new, independent kernel, "
+                "at possibly considerable expense. To avoid the expense, reuse the retrieved kernel instance. "
+                "To avoid this warning, use cl.Kernel(prg, name)." % name,
+                RepeatedKernelRetrieval,
+                stacklevel=2,
+            )
+        return kernel
+
+
+class RepeatedKernelRetrieval(UserWarning):
+    """``prg.<kernel name>`` was used more than once (each use makes a new kernel)."""
 
 
 def _scalar_converter(dtype):
@@ -148,7 +164,8 @@ class Kernel(Handle):
     for a NULL buffer. Plain Python ints and floats are rejected unless
     ``set_scalar_arg_dtypes`` says which type they are."""
 
-    __slots__ = ("_program", "_args", "_scalar_converters")
+    # _svm_args: indices last set to an SVM pointer (see set_arg)
+    __slots__ = ("_program", "_args", "_scalar_converters", "_svm_args")
     _ctype = "cl_kernel"
     _retain = lib.pycl_kernel_retain
     _release = lib.pycl_kernel_release
@@ -172,6 +189,7 @@ class Kernel(Handle):
         self._args = {}
         self._scalar_converters = None
         self._program = None
+        self._svm_args = ()
 
     def _init_from_handle(self):
         self._program = self.get_info(_constants.kernel_info.PROGRAM)
@@ -184,6 +202,12 @@ class Kernel(Handle):
         handle = self._live()
         if not isinstance(index, int) or index < 0:
             raise logic_error("Kernel.set_arg", "index must be a non-negative int, got %r" % (index,))
+        is_svm = getattr(arg, "_is_svm_pointer", False)
+        if is_svm:
+            if index not in self._svm_args:
+                self._svm_args = self._svm_args + (index,)
+        elif index in self._svm_args:
+            handle = self._renew(index)
         converters = self._scalar_converters
         converter = converters[index] if converters is not None and index < len(converters) else None
         if converter is not None:
@@ -212,6 +236,27 @@ class Kernel(Handle):
         if status:
             check(status, "clSetKernelArg", "argument %d (%s)" % (index, type(arg).__name__))
         self._args[index] = arg  # kernels do not retain their arguments
+
+    def _renew(self, index):
+        """A fresh cl_kernel for this object, its other arguments set again:
+        an argument set as an SVM pointer and then as anything else fails at
+        enqueue with CL_INVALID_KERNEL_ARGS on NVIDIA (CUDA 13.0, driver
+        580; clearing it first does not help). PyOpenCL's ``prg.knl``
+        escapes this by making a new kernel at each retrieval. Done on every
+        driver, so that every device tests it; ``int_ptr`` changes."""
+        program = self.program if self._program is None else self._program
+        raw = ffi.new("cl_kernel *")
+        name = self.function_name
+        check(lib.pycl_kernel_create(program._live(), name.encode(), raw), "clCreateKernel", "kernel %r" % name)
+        args, converters = self._args, self._scalar_converters
+        old = self._handle
+        self._adopt(raw[0])
+        self._program, self._scalar_converters = program, converters
+        ffi.release(old)
+        for other, value in args.items():
+            if other != index:
+                self.set_arg(other, value)
+        return self._handle
 
     @staticmethod
     def _set_bytes(handle, index, data):
@@ -294,7 +339,7 @@ def enqueue_nd_range_kernel(
     count, handles = wait_list(wait_for, "enqueue_nd_range_kernel")
     out = ffi.new("cl_event *")
     status = lib.pycl_enqueue_nd_range_kernel(
-        queue._live(),
+        enqueue_handle(queue),
         kernel._live(),
         dims,
         ffi.new("size_t[]", offset) if offset else ffi.NULL,

@@ -1,14 +1,38 @@
 """Command queues."""
 
+import warnings
+
 from pycl._lib import ffi, lib
 from pycl import constants as _constants
 from pycl import info as _info
-from pycl.errors import check
+from pycl.errors import caller_stacklevel, check
 from pycl.handle import Handle
 from pycl.platform import Device
 from pycl import wards as _wards
 
-__all__ = ["CommandQueue"]
+__all__ = ["CommandQueue", "CommandQueueUsedAfterExit"]
+
+
+class CommandQueueUsedAfterExit(UserWarning):
+    """A queue was used for commands after its ``with`` block: it still works
+    (as in PyOpenCL 2026.1.4, which warns the same)."""
+
+
+def _warn_used_after_exit():
+    warnings.warn(
+        "Command queue used after exit of context manager. This is deprecated and will stop working in a "
+        "future version of PyOpenCL",
+        CommandQueueUsedAfterExit,
+        stacklevel=caller_stacklevel(),
+    )
+
+
+def enqueue_handle(queue):
+    """``queue``'s live handle for enqueueing a command, with PyOpenCL's
+    warning for a queue used after its ``with`` block."""
+    if queue._used_after_exit:
+        _warn_used_after_exit()
+    return queue._live()
 
 
 def _queue_properties(properties):
@@ -32,6 +56,10 @@ class CommandQueue(Handle):
     ``command_queue_properties`` or a list of ``(queue_properties, value)``."""
 
     __slots__ = ("_context", "_device", "_properties")
+    # True on the class a queue takes on at the end of its ``with`` block
+    # (_exited_class): the hot paths, which take ``type(queue) is
+    # CommandQueue`` as their condition, pay nothing for the check.
+    _used_after_exit = False
     _ctype = "cl_command_queue"
     _retain = lib.pycl_queue_retain
     _release = lib.pycl_queue_release
@@ -72,13 +100,17 @@ class CommandQueue(Handle):
         self._live()
         return self._properties
 
+    def _get_cl_version(self):
+        """PyOpenCL's helper: the device's ``cl_version``."""
+        return self.device.cl_version
+
     @property
     def is_in_order(self):
         """False when the queue was made with OUT_OF_ORDER_EXEC_MODE_ENABLE."""
         return not self.properties & _constants.command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABLE
 
     def flush(self):
-        check(lib.pycl_queue_flush(self._live()), "clFlush")
+        check(lib.pycl_queue_flush(enqueue_handle(self)), "clFlush")
 
     def finish(self):
         """Wait for every command of the queue (the GIL is released meanwhile)."""
@@ -87,9 +119,25 @@ class CommandQueue(Handle):
             _wards.prune()
 
     def __exit__(self, exc_type, exc_value, traceback):
+        # PyOpenCL 2026.1.4 finishes the queue and keeps it usable, with a
+        # CommandQueueUsedAfterExit warning at each later command; code that
+        # finishes or queries it afterwards gets no warning.
         if self._handle is not None:
             self.finish()
-            self.release()
+            self.__class__ = _exited_class(type(self))
+
+
+_exited_classes = {}
+
+
+def _exited_class(cls):
+    """The subclass of ``cls`` a queue takes on when its ``with`` block ends."""
+    if cls._used_after_exit:
+        return cls
+    exited = _exited_classes.get(cls)
+    if exited is None:
+        exited = _exited_classes[cls] = type(cls.__name__, (cls,), {"__slots__": (), "_used_after_exit": True})
+    return exited
 
 
 def _wrap_queue(raw):

@@ -250,6 +250,7 @@ class SVMPointer:
 
     __slots__ = ()
     _transfer_kind = "svm"
+    _is_svm_pointer = True  # Kernel.set_arg: see Kernel._renew
 
     def _pointer(self, routine):
         """``(pointer int, size or None, owning SVMAllocation or None)``,

@@ -9,6 +9,7 @@ every platform. pytest is only imported when this module is.
 
 import os
 import functools
+import warnings
 
 import pytest
 
@@ -91,6 +92,8 @@ def pytest_generate_tests_for_pyopencl(metafunc):
     wanted = names & {"ctx_factory", "ctx_getter", "device", "platform"}
     if not wanted:
         return
+    if "ctx_getter" in wanted:
+        warnings.warn("The 'ctx_getter' arg is deprecated in favor of 'ctx_factory'.", DeprecationWarning, stacklevel=2)
     devices = [d for _, ds in get_test_platforms_and_devices() for d in ds]
     if not devices:
         metafunc.parametrize(sorted(wanted), [], ids=[])

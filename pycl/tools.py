@@ -5,6 +5,9 @@ from pycl.allocator import AllocatorBase, DeferredAllocator, ImmediateAllocator,
 from pycl.memoize import clear_first_arg_caches, first_arg_dependent_memoize
 from pycl.pool import MemoryPool, PooledBuffer, PooledSVM, SVMPool
 
+# The older name, still used (PyOpenCL 2026.1.4 keeps it as the same function).
+context_dependent_memoize = first_arg_dependent_memoize
+
 __all__ = [
     "AllocatorBase",
     "DeferredAllocator",
@@ -15,6 +18,7 @@ __all__ = [
     "SVMPool",
     "PooledSVM",
     "first_arg_dependent_memoize",
+    "context_dependent_memoize",
     "clear_first_arg_caches",
     "pytest_generate_tests_for_pyopencl",  # noqa: F822 (module __getattr__)
 ]

@@ -33,7 +33,7 @@ from pycl.event import Event, NannyEvent, out_cell, take_event, wait_list
 from pycl.hostbuf import describe, host_bytes
 from pycl.memory import MemoryObject
 from pycl.platform import Platform
-from pycl.queue import CommandQueue
+from pycl.queue import CommandQueue, enqueue_handle
 
 __all__ = [
     "enqueue_copy",
@@ -57,8 +57,10 @@ _SIZE_LIMIT = (1 << 63) - 1  # the largest offset or pitch pycl passes on
 
 def queue_handle(queue, routine):
     """The live handle of ``queue``, which must be a CommandQueue."""
-    if type(queue) is not CommandQueue and not isinstance(queue, CommandQueue):
-        raise TypeError("%s: queue must be a pycl.CommandQueue, not %s" % (routine, type(queue).__name__))
+    if type(queue) is not CommandQueue:
+        if not isinstance(queue, CommandQueue):
+            raise TypeError("%s: queue must be a pycl.CommandQueue, not %s" % (routine, type(queue).__name__))
+        return enqueue_handle(queue)
     return queue._live()
 
 
@@ -126,6 +128,14 @@ def _host_offset_must_be_zero(value, name, routine):
             "%s = %r applies to the host side here, where offsets are not supported: pass a slice of the "
             "host array instead" % (name, value),
         )
+
+
+def _check_alias_presence(function, kwargs):
+    """PyOpenCL refuses a deprecated keyword given together with its new
+    name, whatever the new one's value (it tests presence): so does pycl."""
+    old, new = _ALIASES.get(function, (None, None))
+    if old is not None and kwargs.get(old) is not None and new in kwargs:
+        raise TypeError("enqueue_copy: may not specify both '%s' and '%s'" % (new, old))
 
 
 def _deprecated_alias(kwargs_value, new_value, old, new, routine):
@@ -218,6 +228,8 @@ def enqueue_copy(queue, dest, src, **kwargs):
                     "enqueue_copy: unexpected keyword argument(s) %s for a copy from %s to %s; it takes %s"
                     % (", ".join(unknown), _kind_text(src), _kind_text(dest), ", ".join(sorted(keywords)))
                 )
+            if "device_offset" in kwargs or "dest_offset" in kwargs:
+                _check_alias_presence(function, kwargs)
             return function(queue, dest, src, **kwargs)
     raise TypeError(
         "enqueue_copy: a copy from %s to %s needs one of the keyword arguments %s"
@@ -741,6 +753,12 @@ def _copy_rows(q, src_mem, dst_mem, rows, width, count, events):
             lib.pycl_event_release(row_events[i])
 
 
+# The deprecated keyword of a route and the name that replaced it.
+_ALIASES = {
+    _write_buffer: ("device_offset", "dst_offset"),
+    _read_buffer: ("device_offset", "src_offset"),
+    _copy_buffer: ("dest_offset", "dst_offset"),
+}
 _HOST_RECT = ("buffer_origin", "host_origin", "region", "buffer_pitches", "host_pitches", "is_blocking", "wait_for")
 register_route(
     "buffer", "host", _write_buffer, ("dst_offset", "src_offset", "is_blocking", "wait_for", "device_offset")

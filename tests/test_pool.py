@@ -119,13 +119,14 @@ def test_pooled_buffer_in_kernel(queue):
     buf = pool.allocate(4 * 64)
     host = np.arange(64, dtype=np.int32)
     cl.enqueue_copy(queue, buf, host)
-    program.inc(queue, (64,), None, buf)
+    inc = program.inc  # one kernel: each retrieval is a new one
+    inc(queue, (64,), None, buf)
     out = np.empty_like(host)
     cl.enqueue_copy(queue, out, buf)
     np.testing.assert_array_equal(out, host + 1)
     buf.release()
     with pytest.raises(cl.LogicError, match="kernel argument 0 .* was released"):
-        cl.enqueue_nd_range_kernel(queue, program.inc, (64,), None)
+        cl.enqueue_nd_range_kernel(queue, inc, (64,), None)
 
 
 def test_release_and_collection_return_blocks(queue):

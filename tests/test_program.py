@@ -1,5 +1,7 @@
 """Programs and kernels on every device that compiles kernels."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -44,9 +46,9 @@ def test_program_info(built, ctx_factory):
     assert program.source == SOURCE
     assert program.context == ctx and program.devices == [device]
     assert sorted(k.function_name for k in program.all_kernels()) == ["axpb", "offset_ids", "reverse_local"]
-    assert program.axpb is program.axpb  # kernels by attribute are cached
-    assert program.axpb.num_args == 4
-    assert program.axpb.program == program
+    axpb = cl.Kernel(program, "axpb")
+    assert axpb.num_args == 4
+    assert axpb.program == program
     binaries = program.binaries
     assert len(binaries) == 1 and len(binaries[0]) == program.binary_sizes[0]
 
@@ -113,6 +115,71 @@ def test_kernel_profiling(built, ctx_factory):
     profile = event.profile
     assert profile.queued <= profile.submit <= profile.start <= profile.end
     assert event.get_profiling_info(cl.profiling_info.END) == profile.end
+    with pytest.warns(DeprecationWarning, match="non-lower-case"):
+        assert profile.END == profile.end  # PyOpenCL 2026.1.4 still answers, with a warning
+
+
+def test_each_retrieval_is_a_new_kernel(built):
+    """``prg.knl`` makes a new, independent kernel each time (as PyOpenCL
+    does, warning RepeatedKernelRetrieval at the second retrieval): argument
+    state never leaks between retrievals or threads."""
+    ctx, queue, program = built
+    first = program.axpb
+    with pytest.warns(cl.RepeatedKernelRetrieval, match="axpb"):
+        second = program.axpb
+    assert first is not second and first != second
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        program.axpb  # noqa: B018 (only the second retrieval warns)
+        cl.Kernel(program, "axpb")
+        program.offset_ids  # noqa: B018 (another name counts apart)
+    x = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 4 * 8)
+    y = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 4 * 8)
+    cl.enqueue_copy(queue, x, np.arange(8, dtype=np.float32))
+    cl.enqueue_copy(queue, y, np.arange(8, dtype=np.float32))
+    first.set_args(x, np.float32(2), np.float32(1), np.int32(8))
+    second.set_args(y, np.float32(3), np.float32(0), np.int32(8))
+    cl.enqueue_nd_range_kernel(queue, first, (8,), None)  # first's own arguments, not second's
+    out = np.empty(8, np.float32)
+    cl.enqueue_copy(queue, out, x)
+    np.testing.assert_array_equal(out, 2 * np.arange(8, dtype=np.float32) + 1)
+    cl.enqueue_copy(queue, out, y)
+    np.testing.assert_array_equal(out, np.arange(8, dtype=np.float32))
+    with pytest.raises(AttributeError, match="no_such_kernel"):
+        program.no_such_kernel  # noqa: B018
+
+
+def test_argument_switched_from_svm_to_buffer(built):
+    """An argument set as an SVM pointer, then as a Buffer, on one kernel
+    object (NVIDIA fails such an enqueue with CL_INVALID_KERNEL_ARGS; pycl
+    gives the kernel a fresh handle with its other arguments set again)."""
+    ctx, queue, program = built
+    device = ctx.devices[0]
+    if not cl.characterize.has_coarse_grain_buffer_svm(device):
+        pytest.skip("the device has no coarse-grain buffer SVM (OpenCL 2.0)")
+    alloc = cl.SVMAllocation(ctx, 4 * 8, 0, cl.svm_mem_flags.READ_WRITE, queue=queue)
+    cl.enqueue_copy(queue, alloc, np.arange(8, dtype=np.float32))
+    plain = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 4 * 8)
+    cl.enqueue_copy(queue, plain, np.full(8, 10, np.float32))
+    knl = cl.Kernel(program, "axpb")
+    model_svm, model_plain = np.arange(8, dtype=np.float32), np.full(8, 10, np.float32)
+    for target in (alloc, alloc.as_buffer(ctx), plain, alloc, plain):
+        knl(queue, (8,), None, target, np.float32(2), np.float32(1), np.int32(8))
+        if target is plain:
+            model_plain = 2 * model_plain + 1
+        else:  # the SVM allocation, directly or through its buffer
+            model_svm = 2 * model_svm + 1
+    # The other arguments (a, b, n) survive the switch: set once, then only x changes.
+    knl.set_arg(0, alloc)
+    cl.enqueue_nd_range_kernel(queue, knl, (8,), None)
+    knl.set_arg(0, plain)
+    cl.enqueue_nd_range_kernel(queue, knl, (8,), None)
+    model_svm, model_plain = 2 * model_svm + 1, 2 * model_plain + 1
+    out = np.empty(8, np.float32)
+    cl.enqueue_copy(queue, out, alloc)
+    np.testing.assert_array_equal(out, model_svm)
+    cl.enqueue_copy(queue, out, plain)
+    np.testing.assert_array_equal(out, model_plain)
 
 
 def test_kernel_int_ptr_round_trip(built):

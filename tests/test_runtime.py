@@ -2,8 +2,12 @@
 trips with reference counts, release rules."""
 
 import gc
+import os
+import re
 import threading
+import warnings
 
+import numpy as np
 import pytest
 
 import pycl as cl
@@ -20,7 +24,9 @@ def test_platform_and_device_info(device):
     assert device.cl_version <= (major, minor)
     assert device.get_info(cl.device_info.NAME) == device.name
     assert device.max_mem_alloc_size <= device.global_mem_size
-    assert isinstance(device.image_support, bool)
+    # cl_bool values are the ints 1 and 0, as PyOpenCL returns them.
+    assert type(device.image_support) is int and device.image_support in (0, 1)
+    assert type(device.available) is int and device.available == 1
     assert len(device.max_work_item_sizes) == device.max_work_item_dimensions
     assert device.type & cl.device_type.ALL
     if device.cl_version >= (2, 0):
@@ -137,8 +143,29 @@ def test_context_manager_releases(ctx_factory):
     with ctx_factory() as ctx:
         with cl.CommandQueue(ctx) as queue:
             cl.enqueue_marker(queue).wait()
-        assert "released" in repr(queue)
-        with pytest.raises(cl.LogicError):
+        # PyOpenCL finishes a queue at the end of its with block and keeps it
+        # usable, warning at each later command (not at finish or queries).
+        buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 16)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            queue.finish()
+            assert queue.device == ctx.devices[0]
+            assert isinstance(queue, cl.CommandQueue)
+        assert caught == []
+        out = np.empty(4, np.int32)
+        for command in (
+            queue.flush,
+            lambda: cl.enqueue_marker(queue),
+            lambda: cl.enqueue_copy(queue, buf, np.arange(4, dtype=np.int32)),
+            lambda: cl.enqueue_copy(queue, out, buf),
+        ):
+            with pytest.warns(cl.CommandQueueUsedAfterExit) as caught:
+                command()
+            assert caught[0].filename == __file__  # the warning names the caller's line
+        np.testing.assert_array_equal(out, np.arange(4))
+        queue.release()
+        with pytest.raises(cl.LogicError), warnings.catch_warnings():
+            warnings.simplefilter("ignore", cl.CommandQueueUsedAfterExit)
             queue.flush()
     with pytest.raises(cl.LogicError):
         ctx.devices
@@ -238,3 +265,32 @@ def test_create_some_context_answers(device, monkeypatch):
         cl.create_some_context(answers=["99"])
     with pytest.raises(cl.LogicError, match="no device matches 'no such device'"):
         cl.create_some_context(answers=[str(p_index), "no such device"])
+
+
+def test_pyopencl_version_helpers(device, monkeypatch):
+    """``_get_cl_version`` (PyOpenCL's semi-private helpers, which code calls
+    to choose code paths): the version in the ``version`` string, capped by
+    PYCL_FORCE_CL_VERSION where set."""
+
+    def parsed(obj):
+        major, minor = re.match(r"^OpenCL (\d+)\.(\d+) ", obj.version).groups()
+        version = (int(major), int(minor))
+        forced = os.environ.get("PYCL_FORCE_CL_VERSION")
+        if forced:
+            version = min(version, tuple(int(x) for x in forced.split(".")))
+        return version
+
+    ctx = cl.Context([device])
+    queue = cl.CommandQueue(ctx)
+    assert device._get_cl_version() == parsed(device)
+    assert device.platform._get_cl_version() == parsed(device.platform)
+    assert ctx._get_cl_version() == parsed(device.platform)  # the platform's, as in PyOpenCL
+    assert queue._get_cl_version() == parsed(device)
+    expected = ("v1", device.vendor, device.vendor_id, device.name, device.version)
+    assert device.hashable_model_and_version_identifier == expected
+    hash(expected)
+    with pytest.warns(DeprecationWarning, match="hashable_model_and_version_identifier"):
+        assert device.persistent_unique_id == expected
+    from pycl import tools
+
+    assert tools.context_dependent_memoize is tools.first_arg_dependent_memoize

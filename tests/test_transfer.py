@@ -124,8 +124,23 @@ def test_deprecated_aliases(cq):
     assert [w.category for w in caught] == [DeprecationWarning] * 2
     model[8:12] = 0
     np.testing.assert_array_equal(read_all(queue, other)[4:12], model[:8])
-    with pytest.raises(TypeError, match="both"):
-        cl.enqueue_copy(queue, buf, np.zeros(4, np.uint8), device_offset=8, dst_offset=4)
+    # PyOpenCL tests the new name's presence, not its value: 0 counts.
+    out = np.zeros(4, np.uint8)
+    for call in (
+        lambda: cl.enqueue_copy(queue, buf, np.zeros(4, np.uint8), device_offset=8, dst_offset=4),
+        lambda: cl.enqueue_copy(queue, buf, np.zeros(4, np.uint8), device_offset=8, dst_offset=0),
+        lambda: cl.enqueue_copy(queue, out, buf, device_offset=8, src_offset=0),
+        lambda: cl.enqueue_copy(queue, other, buf, dest_offset=0, dst_offset=0),
+        lambda: cl.enqueue_copy(queue, other, buf, dest_offset=4, dst_offset=0, byte_count=8),
+    ):
+        with pytest.raises(TypeError, match="both"):
+            call()
+    np.testing.assert_array_equal(read_all(queue, other)[4:12], model[:8])  # nothing was copied
+    # A deprecated name given as None is ignored, as PyOpenCL does.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        cl.enqueue_copy(queue, out, buf, device_offset=None, src_offset=8)
+    np.testing.assert_array_equal(out, model[8:12])
 
 
 # }}}
