@@ -1389,13 +1389,13 @@ def _group_strides(dims_fast, itemsize, groups):
 
 
 def enqueue_map_image(
-    queue, buf, flags, origin, region, shape, dtype, order="C", strides=None, wait_for=None, is_blocking=True
+    queue, img, flags, origin, region, shape, dtype, order="C", strides=None, wait_for=None, is_blocking=True
 ):
-    """Map ``region`` of the image ``buf`` at ``origin``; returns ``(array,
+    """Map ``region`` of the image ``img`` at ``origin``; returns ``(array,
     event, row_pitch, slice_pitch)`` as PyOpenCL 2026.1.4 does (its
     documentation says ``(array, event)``): ``array.base`` is a
-    ``MemoryMap``, the pitches are the driver's. (``buf`` is the documented
-    name; PyOpenCL's code calls it ``img``.)
+    ``MemoryMap``, the pitches are the driver's. (The image is ``img``, as
+    PyOpenCL's code names it; its documentation says ``buf``.)
 
     The driver chooses the row and slice pitch of the mapped memory (often
     not tightly packed); without ``strides`` pycl lays ``shape`` (in
@@ -1404,15 +1404,15 @@ def enqueue_map_image(
     before them the rows and then the slices, e.g. ``(height, width, 4)``
     uint8 for a 2D RGBA/UNSIGNED_INT8 region. ``strides`` override this and
     must stay inside the mapped memory. The array's total size must be the
-    region's (``region`` elements of ``buf.format.itemsize`` bytes)."""
+    region's (``region`` elements of ``img.format.itemsize`` bytes)."""
     routine = "enqueue_map_image"
     if _wards._pending:
         _wards.prune_completed_front()
     q = queue_handle(queue, routine)
-    _image_arg(buf, routine, "buf")
-    mem = mem_handle(buf, queue, routine, "buf")
-    flags = _check_map_flags(flags, buf, routine)
-    origin, region = _box(buf, origin, region, "origin", "buf", routine)
+    _image_arg(img, routine, "img")
+    mem = mem_handle(img, queue, routine, "img")
+    flags = _check_map_flags(flags, img, routine)
+    origin, region = _box(img, origin, region, "origin", "img", routine)
     if 0 in region:
         raise logic_error(routine, "region = %r maps no pixels; OpenCL maps at least one" % (region,))
     if isinstance(shape, (int, np.integer)):
@@ -1420,9 +1420,9 @@ def enqueue_map_image(
     shape = _ints(shape, "shape", routine)
     if not isinstance(dtype, np.dtype):
         dtype = _map_dtype(dtype)
-    element = buf._element
+    element = img._element
     w, h, d = region
-    is_1d_array = buf._type == _mot.IMAGE1D_ARRAY
+    is_1d_array = img._type == _mot.IMAGE1D_ARRAY
     rows, slices = (h, d)
     if strides is None:
         if order not in ("C", "F"):
@@ -1468,7 +1468,7 @@ def enqueue_map_image(
     if status:
         check(status, "clEnqueueMapImage", "origin %r, region %r" % (origin, region))
     event = take_event(Event, out, out_int)
-    memory_map = MemoryMap._adopt(record[0], buf, w * h * d * element)
+    memory_map = MemoryMap._adopt(record[0], img, w * h * d * element)
     mapping = memory_map._mapping
     row = pitches[0] or w * element
     slice_ = pitches[1]

@@ -194,9 +194,9 @@ class Kernel(Handle):
     def _init_from_handle(self):
         self._program = self.get_info(_constants.kernel_info.PROGRAM)
 
-    def set_scalar_arg_dtypes(self, arg_dtypes):
+    def set_scalar_arg_dtypes(self, arg_types):
         """One numpy dtype (for scalar arguments) or None per argument."""
-        self._scalar_converters = [_scalar_converter(d) for d in arg_dtypes]
+        self._scalar_converters = [_scalar_converter(d) for d in arg_types]
 
     def set_arg(self, index, arg):
         handle = self._live()
@@ -275,10 +275,10 @@ class Kernel(Handle):
         """A ``kernel_work_group_info`` value for ``device``."""
         return _info.query(self, "kernel_work_group", param, (device._live(),))
 
-    def get_arg_info(self, arg_index, param):
+    def get_arg_info(self, index, param_name):
         """A ``kernel_arg_info`` value (OpenCL 1.2; the program may need
         ``-cl-kernel-arg-info``)."""
-        return _info.query(self, "kernel_arg", param, (arg_index,))
+        return _info.query(self, "kernel_arg", param_name, (index,))
 
     def __call__(self, queue, global_size, local_size, *args, **kwargs):
         """Set ``args`` and enqueue: ``knl(queue, global_size, local_size, *args,
@@ -317,8 +317,9 @@ def enqueue_nd_range_kernel(
     kernel,
     global_work_size,
     local_work_size,
-    global_work_offset=None,
+    global_offset=None,
     wait_for=None,
+    *,
     g_times_l=False,
     allow_empty_ndrange=False,
 ):
@@ -332,7 +333,7 @@ def enqueue_nd_range_kernel(
         if local_size is None:
             raise logic_error("enqueue_nd_range_kernel", "g_times_l needs a local_work_size")
         global_size = tuple(g * n for g, n in zip(global_size, local_size))
-    offset = None if global_work_offset is None else _sizes(global_work_offset, "global_work_offset", dims)
+    offset = None if global_offset is None else _sizes(global_offset, "global_offset", dims)
     kernel._check_args_alive()
     if allow_empty_ndrange and 0 in global_size:
         return enqueue_marker(queue, wait_for)

@@ -910,22 +910,25 @@ def _p2p_function(platform):
     return function
 
 
-def enqueue_copy_buffer_p2p_amd(platform, queue, src, dest, size=None, wait_for=None):
+def enqueue_copy_buffer_p2p_amd(platform, queue, src, dst, byte_count=None, wait_for=None):
     """Copy between buffers of two devices in different contexts with AMD's
     ``cl_amd_copy_buffer_p2p`` extension; ``UnavailableError`` elsewhere.
-    ``size`` defaults to the smaller buffer's size. ``queue`` is the source's."""
+    ``byte_count`` defaults to the smaller buffer's size. ``queue`` is the
+    source's. (Keyword names as PyOpenCL's code has them.)"""
     routine = "enqueue_copy_buffer_p2p_amd"
     if not isinstance(platform, Platform):
         raise TypeError("%s: platform must be a pycl.Platform, not %s" % (routine, type(platform).__name__))
-    for name, mem in (("src", src), ("dest", dest)):
+    for name, mem in (("src", src), ("dst", dst)):
         if not isinstance(mem, MemoryObject) or mem._transfer_kind != "buffer":
             raise TypeError("%s: %s must be a pycl.Buffer, not %s" % (routine, name, type(mem).__name__))
     q = queue_handle(queue, routine)
     src_mem = mem_handle(src, queue, routine, "src")
-    dst_mem = dest._live()
-    n = min(src._size, dest._size) if size is None else size_value(size, "size", routine)
-    if n > src._size or n > dest._size:
-        raise logic_error(routine, "size = %d exceeds src (%d bytes) or dest (%d bytes)" % (n, src._size, dest._size))
+    dst_mem = dst._live()
+    n = min(src._size, dst._size) if byte_count is None else size_value(byte_count, "byte_count", routine)
+    if n > src._size or n > dst._size:
+        raise logic_error(
+            routine, "byte_count = %d exceeds src (%d bytes) or dst (%d bytes)" % (n, src._size, dst._size)
+        )
     function = _p2p_function(platform)
     count, events = wait_list(wait_for, routine)
     out, out_int = out_cell()

@@ -400,9 +400,9 @@ def test_p2p_unavailable(cq):
     with pytest.raises(cl.UnavailableError, match="cl_amd_copy_buffer_p2p"):
         cl.enqueue_copy_buffer_p2p_amd(platform, queue, a, b)
     with pytest.raises(NotImplementedError):
-        cl.enqueue_copy_buffer_p2p_amd(platform, queue, a, b, size=8)
-    with pytest.raises(cl.LogicError, match="size = 100"):
-        cl.enqueue_copy_buffer_p2p_amd(platform, queue, a, b, size=100)
+        cl.enqueue_copy_buffer_p2p_amd(platform, queue, a, b, byte_count=8)
+    with pytest.raises(cl.LogicError, match="byte_count = 100"):
+        cl.enqueue_copy_buffer_p2p_amd(platform, queue, a, b, byte_count=100)
 
 
 # {{{ NannyEvent lifetimes
