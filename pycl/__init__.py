@@ -12,7 +12,15 @@ from pycl.platform import Device, Platform, get_platforms
 from pycl.context import Context, choose_devices, create_some_context
 from pycl.queue import CommandQueue, CommandQueueUsedAfterExit
 from pycl.event import Event, NannyEvent, UserEvent, enqueue_barrier, enqueue_marker, wait_for_events
-from pycl.program import Kernel, LocalMemory, Program, RepeatedKernelRetrieval, enqueue_nd_range_kernel
+from pycl.program import (
+    CompilerWarning,
+    Kernel,
+    LocalMemory,
+    Program,
+    RepeatedKernelRetrieval,
+    compiler_output,
+    enqueue_nd_range_kernel,
+)
 from pycl.memory import Buffer, MemoryObject
 from pycl.transfer import (
     enqueue_copy,
@@ -54,6 +62,16 @@ from pycl.svm import (
 from pycl.embed import dispatcher, dispatcher_address, get_include
 from pycl import characterize, cltypes, tools
 
+# PyOpenCL's name for the common base of buffers and its pooled buffers; in
+# pycl a PooledBuffer is a Buffer, so MemoryObject is that base.
+MemoryObjectHolder = MemoryObject
+
+
+def have_gl():
+    """False: pycl has no OpenGL interop."""
+    return False
+
+
 __all__ = [
     "Error",
     "LogicError",
@@ -80,6 +98,8 @@ __all__ = [
     "wait_for_events",
     "Program",
     "RepeatedKernelRetrieval",
+    "CompilerWarning",
+    "compiler_output",
     "Kernel",
     "LocalMemory",
     "enqueue_nd_range_kernel",
@@ -87,6 +107,8 @@ __all__ = [
     "cltypes",
     "tools",
     "MemoryObject",
+    "MemoryObjectHolder",
+    "have_gl",
     "Buffer",
     "enqueue_copy",
     "enqueue_copy_buffer_p2p_amd",

@@ -6,6 +6,7 @@ present). Where no query says, the functions that need an answer fall back to
 a common value and warn with ``CLCharacterizationWarning``.
 """
 
+import re
 import warnings
 
 from pycl import constants as _constants
@@ -15,6 +16,8 @@ __all__ = [
     "get_fast_inaccurate_build_options",
     "get_simd_group_size",
     "has_amd_double_support",
+    "has_double_support",
+    "get_pocl_version",
     "has_struct_arg_count_bug",
     "local_memory_access_granularity",
     "local_memory_bank_count",
@@ -25,6 +28,8 @@ __all__ = [
     "has_coarse_grain_buffer_svm",
     "has_fine_grain_buffer_svm",
     "has_fine_grain_system_svm",
+    "has_fine_grain_buffer_svm_atomics",
+    "has_fine_grain_system_svm_atomics",
 ]
 
 
@@ -74,6 +79,29 @@ def get_simd_group_size(dev, type_size):
     if dev.type & _constants.device_type.CPU:
         return max(1, dev.native_vector_width_char // type_size)
     return None
+
+
+def has_double_support(dev):
+    """True if ``dev`` has ``cl_khr_fp64``."""
+    return "cl_khr_fp64" in dev.extensions.split()
+
+
+def get_pocl_version(platform, fallback_value=None):
+    """PoCL's ``(major, minor)`` from the platform version (``OpenCL 3.0 PoCL
+    6.0 ...``); None for other platforms. An unexpected version string warns
+    ``CLCharacterizationWarning`` and gives ``fallback_value``."""
+    if platform.name != "Portable Computing Language":
+        return None
+    match = re.match(r"^OpenCL [0-9.]+ [Pp]o[Cc][Ll] ([0-9]+)\.([0-9]+)", platform.version)
+    if match is None:
+        warnings.warn(
+            "PoCL version %r is not of the form 'OpenCL X.Y PoCL M.N': assuming %r"
+            % (platform.version, fallback_value),
+            CLCharacterizationWarning,
+            stacklevel=2,
+        )
+        return fallback_value
+    return int(match.group(1)), int(match.group(2))
 
 
 def has_amd_double_support(dev):
@@ -174,3 +202,13 @@ def has_fine_grain_buffer_svm(dev):
 
 def has_fine_grain_system_svm(dev):
     return _svm_capability(dev, _constants.device_svm_capabilities.FINE_GRAIN_SYSTEM)
+
+
+def has_fine_grain_buffer_svm_atomics(dev):
+    bits = _constants.device_svm_capabilities
+    return _svm_capability(dev, bits.FINE_GRAIN_BUFFER) and _svm_capability(dev, bits.ATOMICS)
+
+
+def has_fine_grain_system_svm_atomics(dev):
+    bits = _constants.device_svm_capabilities
+    return _svm_capability(dev, bits.FINE_GRAIN_SYSTEM) and _svm_capability(dev, bits.ATOMICS)

@@ -18,20 +18,28 @@ class Error(Exception):
 
     ``code`` is the CL status, ``routine`` the CL entry point (or the pycl
     function, for pycl's own checks) and ``what`` the detail, if any.
+
+    Code of one's own may raise one with a message only, as with PyOpenCL
+    (``raise cl.LogicError("bad size")``): its ``what`` is the message and its
+    ``routine`` and ``code`` are None.
     """
 
-    def __init__(self, routine, code, what=""):
+    def __init__(self, routine, code=None, what=""):
+        if code is None:
+            routine, what = None, routine
         self.routine = routine
         self.code = code
         self.what = what
-        super().__init__(routine, code, what)
+        super().__init__(*((what,) if code is None else (routine, code, what)))
 
     def __str__(self):
+        if self.code is None:
+            return str(self.what)
         text = "%s failed: %s" % (self.routine, status_name(self.code))
         return "%s - %s" % (text, self.what) if self.what else text
 
     def __reduce__(self):
-        return (type(self), (self.routine, self.code, self.what))
+        return (type(self), self.args)
 
 
 class MemoryError(Error, builtins.MemoryError):

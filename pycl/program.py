@@ -1,5 +1,6 @@
 """Programs, kernels, kernel arguments and ``enqueue_nd_range_kernel``."""
 
+import os
 import warnings
 
 import numpy as np
@@ -7,7 +8,7 @@ import numpy as np
 from pycl._lib import ffi, lib
 from pycl import constants as _constants
 from pycl import info as _info
-from pycl.errors import RuntimeError, check, error_for, logic_error
+from pycl.errors import RuntimeError, caller_stacklevel, check, error_for, logic_error
 from pycl.event import event_from, wait_list
 from pycl.handle import Handle
 from pycl.platform import Device
@@ -94,6 +95,13 @@ class Program(Handle):
         status = lib.pycl_program_build(self._live(), count, ids, text.encode())
         if status:
             raise error_for(status, "clBuildProgram", self._build_failure_detail(text, devices))
+        logs = [
+            (device, self.get_build_info(device, _constants.program_build_info.LOG).strip())
+            for device in devices or self._context.devices
+        ]
+        said = "\n\n".join("build on %r succeeded, but said:\n%s" % (device.name, log) for device, log in logs if log)
+        if said:
+            compiler_output("Program.build succeeded with a non-empty build log:\n" + said)
         return self
 
     def _build_failure_detail(self, options, devices):
@@ -145,6 +153,26 @@ class Program(Handle):
                 stacklevel=2,
             )
         return kernel
+
+
+class CompilerWarning(UserWarning):
+    """A build succeeded and the compiler said something (PyOpenCL's)."""
+
+
+_TRUE_WORDS = frozenset(("1", "y", "yes", "t", "true", "on"))
+
+
+def compiler_output(text):
+    """Warn ``CompilerWarning``: ``text`` itself if the environment variable
+    PYOPENCL_COMPILER_OUTPUT is true (1, yes, true, on), else a hint to set it."""
+    if os.environ.get("PYOPENCL_COMPILER_OUTPUT", "").strip().lower() in _TRUE_WORDS:
+        message = text
+    else:
+        message = (
+            "Non-empty compiler output encountered. "
+            "Set the environment variable PYOPENCL_COMPILER_OUTPUT=1 to see more."
+        )
+    warnings.warn(message, CompilerWarning, stacklevel=caller_stacklevel())
 
 
 class RepeatedKernelRetrieval(UserWarning):
@@ -280,6 +308,13 @@ class Kernel(Handle):
         ``-cl-kernel-arg-info``)."""
         return _info.query(self, "kernel_arg", param_name, (index,))
 
+    def capture_call(self, output_file, queue, global_size, local_size, *args, **kwargs):
+        """Write a standalone script that repeats this call with the arguments
+        as they are now (``pycl.capture_call.capture_kernel_call``)."""
+        from pycl.capture_call import capture_kernel_call
+
+        return capture_kernel_call(self, output_file, queue, global_size, local_size, *args, **kwargs)
+
     def __call__(self, queue, global_size, local_size, *args, **kwargs):
         """Set ``args`` and enqueue: ``knl(queue, global_size, local_size, *args,
         global_offset=None, wait_for=None, g_times_l=False, allow_empty_ndrange=False)``."""
@@ -317,13 +352,15 @@ def enqueue_nd_range_kernel(
     kernel,
     global_work_size,
     local_work_size,
-    global_offset=None,
+    global_work_offset=None,
     wait_for=None,
-    *,
     g_times_l=False,
     allow_empty_ndrange=False,
 ):
-    """Enqueue ``kernel`` over an NDRange; returns an Event."""
+    """Enqueue ``kernel`` over an NDRange; returns an Event. The parameters
+    are named and ordered as PyOpenCL's implementation has them (its stub says
+    ``global_offset`` and keyword-only flags; code written against it fails
+    there too)."""
     from pycl.event import enqueue_marker
 
     global_size = _sizes(global_work_size, "global_work_size")
@@ -333,7 +370,7 @@ def enqueue_nd_range_kernel(
         if local_size is None:
             raise logic_error("enqueue_nd_range_kernel", "g_times_l needs a local_work_size")
         global_size = tuple(g * n for g, n in zip(global_size, local_size))
-    offset = None if global_offset is None else _sizes(global_offset, "global_offset", dims)
+    offset = None if global_work_offset is None else _sizes(global_work_offset, "global_work_offset", dims)
     kernel._check_args_alive()
     if allow_empty_ndrange and 0 in global_size:
         return enqueue_marker(queue, wait_for)

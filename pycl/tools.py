@@ -4,9 +4,19 @@ memoization and the pytest device parametrisation."""
 from pycl.allocator import AllocatorBase, DeferredAllocator, ImmediateAllocator, SVMAllocator
 from pycl.memoize import clear_first_arg_caches, first_arg_dependent_memoize
 from pycl.pool import MemoryPool, PooledBuffer, PooledSVM, SVMPool
+from pycl.version import get_cl_header_version
 
 # The older name, still used (PyOpenCL 2026.1.4 keeps it as the same function).
 context_dependent_memoize = first_arg_dependent_memoize
+
+
+def bitlog2(n):
+    """The position of ``n``'s highest set bit (0 for 0 and 1): a pool's bin
+    exponent."""
+    if n < 0:
+        raise TypeError("bitlog2: n must be a non-negative int, got %r" % (n,))
+    return max(int(n).bit_length() - 1, 0)
+
 
 __all__ = [
     "AllocatorBase",
@@ -20,6 +30,8 @@ __all__ = [
     "first_arg_dependent_memoize",
     "context_dependent_memoize",
     "clear_first_arg_caches",
+    "bitlog2",
+    "get_cl_header_version",
     "pytest_generate_tests_for_pyopencl",  # noqa: F822 (module __getattr__)
 ]
 

@@ -84,3 +84,37 @@ def test_first_arg_memoize():
     assert square(key, 3) == 9 and len(calls) == 3
     with pytest.raises(TypeError, match="no keyword arguments"):
         square(key, x=3)
+
+
+def test_double_and_svm_atomics_follow_device_info(device):
+    assert ch.has_double_support(device) == ("cl_khr_fp64" in device.extensions.split())
+    if device.cl_version < (2, 0):
+        assert not ch.has_fine_grain_buffer_svm_atomics(device)
+        assert not ch.has_fine_grain_system_svm_atomics(device)
+        return
+    caps, bits = device.svm_capabilities, cl.device_svm_capabilities
+    atomics = bool(caps & bits.ATOMICS)
+    assert ch.has_fine_grain_buffer_svm_atomics(device) == (atomics and bool(caps & bits.FINE_GRAIN_BUFFER))
+    assert ch.has_fine_grain_system_svm_atomics(device) == (atomics and bool(caps & bits.FINE_GRAIN_SYSTEM))
+
+
+def test_pocl_version(device):
+    platform = device.platform
+    version = ch.get_pocl_version(platform)
+    if platform.name != "Portable Computing Language":
+        assert version is None
+        return
+    words = platform.version.split()  # "OpenCL 3.0 PoCL 6.0-rc2 ...", "... PoCL 3.1+debian ..."
+    assert words[2].lower() == "pocl"
+    major, minor = words[3].split(".")[:2]
+    assert version == (int(major), int(minor.split("-")[0].split("+")[0]))
+
+
+def test_pocl_version_fallback_warns():
+    class Odd:
+        name, version = "Portable Computing Language", "PoCL, some day"
+
+    with pytest.warns(ch.CLCharacterizationWarning, match="PoCL, some day"):
+        assert ch.get_pocl_version(Odd(), fallback_value=(1, 0)) == (1, 0)
+    Odd.name = "Another"
+    assert ch.get_pocl_version(Odd()) is None

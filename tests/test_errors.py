@@ -136,3 +136,15 @@ def test_forced_1_2_mode(tmp_path):
     assert len(queue_lines) == len(devices)
     assert all("needs clCreateCommandQueueWithProperties (OpenCL 2.0)" in line for line in queue_lines)
     assert "REPORT capping every platform and device at OpenCL 1.2 (PYCL_FORCE_CL_VERSION)" in lines
+
+
+@pytest.mark.parametrize("cls", [cl.Error, cl.LogicError, cl.RuntimeError, cl.MemoryError])
+def test_made_with_a_message_only(cls):
+    # As in PyOpenCL, code of one's own raises pycl's errors with a message.
+    with pytest.raises(cls) as info:
+        raise cls("bad size 7")
+    error = info.value
+    assert str(error) == "bad size 7" and error.args == ("bad size 7",)
+    assert (error.what, error.code, error.routine) == ("bad size 7", None, None)
+    clone = pickle.loads(pickle.dumps(error))
+    assert type(clone) is cls and str(clone) == "bad size 7"

@@ -94,6 +94,24 @@ def test_global_offset_and_empty_range(built):
     assert event.command_type == cl.command_type.MARKER
 
 
+def test_enqueue_nd_range_kernel_takes_pyopencl_implementation_names(built):
+    # PyOpenCL's binding names the offset global_work_offset and takes
+    # g_times_l and allow_empty_ndrange positionally (its stub differs).
+    ctx, queue, program = built
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, size=4 * 8)
+    knl = cl.Kernel(program, "offset_ids")
+    knl.set_args(buf)
+    cl.enqueue_nd_range_kernel(queue, knl, (8,), None, global_work_offset=(3,))
+    out = np.empty(8, np.int32)
+    cl.enqueue_copy(queue, out, buf)
+    np.testing.assert_array_equal(out, np.arange(3, 11))
+    cl.enqueue_nd_range_kernel(queue, knl, (2,), (4,), (1,), None, True)
+    cl.enqueue_copy(queue, out, buf)
+    np.testing.assert_array_equal(out, np.arange(1, 9))
+    with pytest.raises(TypeError):
+        cl.enqueue_nd_range_kernel(queue, knl, (8,), None, global_offset=(3,))
+
+
 def test_released_argument_is_refused(built):
     ctx, queue, program = built
     buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, size=64)
@@ -204,3 +222,20 @@ def test_bad_sizes(built):
         cl.enqueue_nd_range_kernel(queue, knl, (8,), (2, 2))
     with pytest.raises(TypeError, match="unexpected keyword"):
         knl(queue, (8,), None, None, offset=3)
+
+
+@pytest.mark.parametrize("full_output", [False, True])
+def test_build_with_a_log_warns_compiler_warning(ctx_factory, monkeypatch, full_output):
+    require_kernel_compiler(ctx_factory.device)
+    ctx = ctx_factory()
+    monkeypatch.setenv("PYOPENCL_COMPILER_OUTPUT", "1" if full_output else "0")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        cl.Program(ctx, "__kernel void quiet(__global int *x) { x[0] = 1; }").build()
+        assert caught == []
+        cl.Program(ctx, "#warning pycl-marker\n__kernel void loud(__global int *x) { x[0] = 1; }").build()
+    assert [w.category for w in caught] == [cl.CompilerWarning]
+    assert caught[0].filename == __file__
+    text = str(caught[0].message)
+    assert ("pycl-marker" in text) == full_output
+    assert full_output or "PYOPENCL_COMPILER_OUTPUT=1" in text

@@ -294,3 +294,12 @@ def test_pyopencl_version_helpers(device, monkeypatch):
     from pycl import tools
 
     assert tools.context_dependent_memoize is tools.first_arg_dependent_memoize
+
+
+def test_small_runtime_names():
+    assert cl.have_gl() is False
+    assert cl.MemoryObjectHolder is cl.MemoryObject
+    model = [max(n.bit_length() - 1, 0) for n in range(4097)]
+    assert [cl.tools.bitlog2(n) for n in range(4097)] == model
+    assert cl.tools.bitlog2(2**40 + 1) == 40
+    assert cl.tools.get_cl_header_version() == cl.get_cl_header_version()

@@ -60,7 +60,7 @@ static void free_block(int kind, void *block)
 {
     if (kind == PYCL_POOL_SVM)
         pycl_svm_free(block);
-    else
+    else if (kind == PYCL_POOL_BUFFERS)
         pycl_mem_release(block);
 }
 
@@ -73,7 +73,7 @@ static void free_blocks(int kind, void **blocks, size_t n)
 
 cl_int pycl_pool_create(int kind, unsigned leading_bits, struct pycl_pool **result)
 {
-    if ((kind != PYCL_POOL_BUFFERS && kind != PYCL_POOL_SVM) || leading_bits > 32)
+    if ((kind != PYCL_POOL_BUFFERS && kind != PYCL_POOL_SVM && kind != PYCL_POOL_OPAQUE) || leading_bits > 32)
         return CL_INVALID_VALUE;
     struct pycl_pool *pool = calloc(1, sizeof *pool);
     if (!pool)
@@ -140,15 +140,9 @@ static struct pycl_pooled *new_record(struct pycl_pool *pool, void *block, uintp
     struct pycl_pooled *p = malloc(sizeof *p);
     if (!p)
         return NULL;
-    if (pool->kind == PYCL_POOL_SVM) {
-        p->mem = NULL;
-        p->svm = block;
-        p->address = p->svm->address;
-    } else {
-        p->mem = block;
-        p->svm = NULL;
-        p->address = (uintptr_t)block;
-    }
+    p->mem = pool->kind == PYCL_POOL_BUFFERS ? block : NULL;
+    p->svm = pool->kind == PYCL_POOL_SVM ? block : NULL;
+    p->address = p->svm ? p->svm->address : (uintptr_t)block;
     p->nbytes = nbytes;
     p->size = size;
     p->tag = tag;
@@ -204,7 +198,7 @@ struct pycl_pooled *pycl_pool_adopt(struct pycl_pool *pool, size_t size, void *b
     }
     if (pool->kind == PYCL_POOL_SVM)
         pycl_svm_ref(block);
-    else
+    else if (pool->kind == PYCL_POOL_BUFFERS)
         pycl_mem_retain(block);
     pthread_mutex_lock(&pool->lock);
     activate(&pool->s, nbytes, size);
@@ -260,7 +254,8 @@ void pycl_pool_return(struct pycl_pooled *p)
     s->active_blocks -= 1;
     s->active_bytes -= p->size;
     s->active_alloc_bytes -= p->nbytes;
-    void *block = p->svm ? (void *)p->svm : (void *)p->mem;
+    /* A buffer's or an opaque block's address is the block itself. */
+    void *block = p->svm ? (void *)p->svm : (void *)p->address;
     struct bin *b = pool->holding ? find_bin(pool, p->bin, 1) : NULL;
     if (b && b->count == b->capacity) {
         size_t capacity = b->capacity ? 2 * b->capacity : 8;

@@ -3,13 +3,16 @@
  * from a C destructor when it is collected (pool.c).
  *
  * A block is a cl_mem (a buffer pool) or a struct pycl_svm (an SVM pool) of
- * which the pool owns one reference. A size's bin is its exponent (the
+ * which the pool owns one reference, or an opaque non-NULL token that the pool
+ * neither retains nor frees (pycl._cl._TestMemoryPool: the bins and counters,
+ * checked without a device). A size's bin is its exponent (the
  * position of its highest set bit) followed by the `leading_bits` bits below
  * the highest one; every block of a bin has the bin's largest size, so blocks
  * of a bin are interchangeable (PyOpenCL's bins). */
 
 #define PYCL_POOL_BUFFERS 0
 #define PYCL_POOL_SVM 1
+#define PYCL_POOL_OPAQUE 2
 /* pycl_pool_status() after a pycl_pool_take that found no held block in the
  * bin: allocate one and hand it to pycl_pool_adopt. */
 #define PYCL_POOL_MISS 1
@@ -21,7 +24,7 @@ struct pycl_pool;
 struct pycl_pooled {
     cl_mem mem;            /* the block of a buffer pool, else NULL */
     struct pycl_svm *svm;  /* the block of an SVM pool, else NULL */
-    uintptr_t address;     /* the cl_mem, or the SVM pointer, as an int */
+    uintptr_t address;     /* the cl_mem, the SVM pointer or the opaque token, as an int */
     size_t nbytes;         /* the block's size (its bin's) */
     size_t size;           /* the size asked for */
     uintptr_t tag;         /* the caller's, kept with the block while it is held */

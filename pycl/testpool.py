@@ -1,0 +1,78 @@
+"""``_TestMemoryPool`` (``pycl._cl._TestMemoryPool``): pycl's pool machinery
+over blocks that are only tokens, so that tests can check the bins and the
+counters without a device.
+
+As PyOpenCL's: ``allocate(size)`` counts a block of ``size`` bytes (rounded
+up to its bin) as active and returns None; with nothing to give back, that
+block stays active for the pool's life, so ``held_blocks`` stays 0 and
+``free_held``/``stop_holding`` change no counter.
+
+Beyond PyOpenCL: ``allocate_block(size)`` returns the block, which goes back
+to its bin on ``release()`` or collection, so that the held path (reuse,
+``free_held``, ``stop_holding``) can be tested as well.
+"""
+
+from pycl._lib import ffi, lib
+from pycl.pool import _Pool
+
+__all__ = ["TestBlock"]
+
+
+class TestBlock:
+    """A block of a ``_TestMemoryPool``: ``size`` bytes asked for, in a
+    block of ``nbytes``; ``release()`` (or collection) returns it to its bin."""
+
+    __test__ = False  # not a pytest test class, despite the name
+    __slots__ = ("size", "nbytes", "_record")
+
+    def __init__(self, record, size):
+        self._record = ffi.gc(record, lib.pycl_pool_return)
+        self.size = size
+        self.nbytes = record.nbytes
+
+    def release(self):
+        if self._record is None:
+            raise ValueError("TestBlock.release: the block was already released")
+        record, self._record = self._record, None
+        ffi.release(record)
+
+    def __repr__(self):
+        state = "released" if self._record is None else "active"
+        return "<pycl TestBlock of %d bytes in %d, %s>" % (self.size, self.nbytes, state)
+
+
+class _TestMemoryPool(_Pool):
+    """``_TestMemoryPool(leading_bits_in_bin_id=4)``: a pool whose allocator
+    only makes tokens (the shim's opaque pool kind, which neither retains nor
+    frees its blocks)."""
+
+    _kind = lib.PYCL_POOL_OPAQUE
+
+    def __init__(self, leading_bits_in_bin_id=4):
+        _Pool.__init__(self, None, leading_bits_in_bin_id)
+        self._tokens = 0
+        # allocate()'s blocks: PyOpenCL's test pool never gets them back.
+        self._kept = []
+
+    def allocate(self, size):
+        self._kept.append(_Pool.allocate(self, size))
+
+    __call__ = allocate
+
+    def allocate_block(self, size):
+        """A block that can go back to its bin (pycl only)."""
+        return _Pool.allocate(self, size)
+
+    def _set_trace(self, flag):
+        """Accepted for PyOpenCL compatibility: pycl's pool does not trace."""
+
+    def _allocate_block(self, nbytes):
+        # A distinct non-zero token per block: the shim stores it as the block.
+        self._tokens += 1
+        return self._tokens
+
+    def _adopt(self, size, token):
+        return self._adopted(lib.pycl_pool_adopt(self._pool, size, ffi.cast("void *", token)))
+
+    def _hand_out(self, record, size):
+        return TestBlock(record, size)
