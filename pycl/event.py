@@ -99,8 +99,11 @@ class Event(Handle):
         return _Profile(self)
 
     def set_callback(self, type, cb):
-        """Call ``cb(status)`` from a driver thread once the event reaches
-        ``type`` (a ``command_execution_status``; OpenCL 1.1)."""
+        """Call ``cb(status)`` on a thread of its own once the event reaches
+        ``type`` (a ``command_execution_status``; OpenCL 1.1). As with
+        PyOpenCL, ``cb`` never runs on the driver's thread nor inside the call
+        that completed the event, so it may block, take the caller's locks or
+        call OpenCL (which the specification forbids inside a driver callback)."""
         entry = [cb, None]
         entry[1] = ffi.new_handle(entry)
         with _callbacks_lock:
@@ -120,10 +123,16 @@ _callbacks_lock = threading.Lock()
 
 @ffi.def_extern()
 def pycl_event_callback(event, status, user_data):
+    # Called by the driver from its own thread, or (Oclgrind 21.10) from the
+    # thread whose enqueue, flush or set_callback completed the event: hand
+    # the callable over to a new thread and return at once.
     entry = ffi.from_handle(user_data)
     with _callbacks_lock:
         _pending_callbacks.discard(entry[1])
-    entry[0](status)
+    try:
+        threading.Thread(target=entry[0], args=(status,), name="pycl event callback", daemon=True).start()
+    except RuntimeError:  # the interpreter is shutting down: no new threads
+        entry[0](status)
 
 
 class UserEvent(Event):

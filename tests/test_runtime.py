@@ -238,6 +238,36 @@ def test_user_event_marker_and_callback(ctx_factory):
     assert barrier.command_execution_status == cl.command_execution_status.COMPLETE
 
 
+def test_callback_runs_on_its_own_thread_and_may_call_opencl(ctx_factory):
+    # PyOpenCL runs each callback on a thread of its own; code relies on
+    # taking its own locks and making blocking calls there (Oclgrind calls
+    # back from the thread that completes the event, NVIDIA from its own).
+    ctx = ctx_factory()
+    queue = cl.CommandQueue(ctx)
+    data = np.arange(64, dtype=np.int32)
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, size=data.nbytes)
+    lock = threading.Lock()
+    done = threading.Event()
+    seen = {}
+
+    def callback(status):
+        with lock:  # held by the test thread while it completes the event
+            seen["thread"] = threading.get_ident()
+            out = np.empty_like(data)
+            cl.enqueue_copy(queue, out, buf)  # blocking, from the callback
+            seen["data"] = out
+        done.set()
+
+    with lock:
+        event = cl.enqueue_copy(queue, buf, data, is_blocking=False)
+        event.set_callback(cl.command_execution_status.COMPLETE, callback)
+        event.wait()
+        queue.finish()
+    assert done.wait(30), "callback did not finish within 30 s"
+    assert seen["thread"] != threading.get_ident()
+    np.testing.assert_array_equal(seen["data"], data)
+
+
 def test_wait_for_must_hold_events(ctx_factory):
     queue = cl.CommandQueue(ctx_factory())
     with pytest.raises(TypeError, match="wait_for must be a sequence of pycl.Event"):
