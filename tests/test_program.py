@@ -1,5 +1,6 @@
 """Programs and kernels on every device that compiles kernels."""
 
+import uuid
 import warnings
 
 import numpy as np
@@ -228,14 +229,24 @@ def test_bad_sizes(built):
 def test_build_with_a_log_warns_compiler_warning(ctx_factory, monkeypatch, full_output):
     require_kernel_compiler(ctx_factory.device)
     ctx = ctx_factory()
+    device = ctx.devices[0]
     monkeypatch.setenv("PYOPENCL_COMPILER_OUTPUT", "1" if full_output else "0")
+    # A fresh marker per run: NVIDIA (CUDA 13.0) logs a note at every real
+    # compile but returns an empty log for a program its cache already holds.
+    marker = "pycl_marker_%s" % uuid.uuid4().hex
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        cl.Program(ctx, "__kernel void quiet(__global int *x) { x[0] = 1; }").build()
-        assert caught == []
-        cl.Program(ctx, "#warning pycl-marker\n__kernel void loud(__global int *x) { x[0] = 1; }").build()
+        quiet = cl.Program(ctx, "__kernel void %s(__global int *x) { x[0] = 1; }" % marker).build()
+    said = quiet.get_build_info(device, cl.program_build_info.LOG).strip()
+    assert [w.category for w in caught] == ([cl.CompilerWarning] if said else [])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        loud = cl.Program(ctx, "#warning %s\n__kernel void loud(__global int *x) { x[0] = 1; }" % marker).build()
     assert [w.category for w in caught] == [cl.CompilerWarning]
     assert caught[0].filename == __file__
     text = str(caught[0].message)
-    assert ("pycl-marker" in text) == full_output
+    # PoCL 3.1 answers a later program's log query with an earlier build's
+    # log (docs/quirks.md): the warning carries the log the driver gives.
+    said = loud.get_build_info(device, cl.program_build_info.LOG).strip()
+    assert (said in text) == full_output
     assert full_output or "PYOPENCL_COMPILER_OUTPUT=1" in text
