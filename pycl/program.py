@@ -8,7 +8,7 @@ import numpy as np
 from pycl._lib import ffi, lib
 from pycl import constants as _constants
 from pycl import info as _info
-from pycl.errors import RuntimeError, caller_stacklevel, check, error_for, logic_error
+from pycl.errors import RuntimeError, UnavailableError, caller_stacklevel, check, error_for, logic_error
 from pycl.event import event_from, wait_list
 from pycl.handle import Handle
 from pycl.platform import Device
@@ -41,6 +41,28 @@ def _build_options(options):
     return " ".join(options or ())
 
 
+_SPIRV_MAGIC = (b"\x07\x23\x02\x03", b"\x03\x02\x23\x07")  # either byte order
+
+
+def is_spirv(source):
+    """True if ``source`` is bytes that start with SPIR-V's magic number."""
+    return isinstance(source, bytes) and source[:4] in _SPIRV_MAGIC
+
+
+def _source_bytes(source):
+    """OpenCL C source, given as text or (as PyOpenCL also takes it) bytes."""
+    if isinstance(source, str):
+        return source.encode()
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        source = bytes(source)
+        if is_spirv(source):
+            raise UnavailableError(
+                "Program", lib.PYCL_UNAVAILABLE, "SPIR-V programs need clCreateProgramWithIL, which pycl does not wrap"
+            )
+        return source
+    raise TypeError("Program: source must be a str or bytes, not %s" % type(source).__name__)
+
+
 class Program(Handle):
     """``Program(context, source)`` or ``Program(context, devices, binaries)``."""
 
@@ -54,9 +76,7 @@ class Program(Handle):
     def __init__(self, context, arg1, arg2=None):
         raw = ffi.new("cl_program *")
         if arg2 is None:
-            if not isinstance(arg1, str):
-                raise TypeError("Program: source must be a str, not %s" % type(arg1).__name__)
-            source = arg1.encode()
+            source = _source_bytes(arg1)
             status = lib.pycl_program_create_with_source(context._live(), source, len(source), raw)
             check(status, "clCreateProgramWithSource")
         else:

@@ -4,6 +4,7 @@ memoization and the pytest device parametrisation."""
 from pycl.allocator import AllocatorBase, DeferredAllocator, ImmediateAllocator, SVMAllocator
 from pycl.memoize import clear_first_arg_caches, first_arg_dependent_memoize
 from pycl.pool import MemoryPool, PooledBuffer, PooledSVM, SVMPool
+from pycl.program import is_spirv
 from pycl.version import get_cl_header_version
 
 # The older name, still used (PyOpenCL 2026.1.4 keeps it as the same function).
@@ -32,6 +33,7 @@ __all__ = [
     "clear_first_arg_caches",
     "bitlog2",
     "get_cl_header_version",
+    "is_spirv",
     "pytest_generate_tests_for_pyopencl",  # noqa: F822 (module __getattr__)
 ]
 

@@ -250,3 +250,26 @@ def test_build_with_a_log_warns_compiler_warning(ctx_factory, monkeypatch, full_
     said = loud.get_build_info(device, cl.program_build_info.LOG).strip()
     assert (said in text) == full_output
     assert full_output or "PYOPENCL_COMPILER_OUTPUT=1" in text
+
+
+def test_source_as_bytes_and_spirv_refused(ctx_factory):
+    # PyOpenCL takes OpenCL C source as bytes too; SPIR-V (by its magic
+    # number, in either byte order) would need clCreateProgramWithIL.
+    require_kernel_compiler(ctx_factory.device)
+    ctx = ctx_factory()
+    queue = cl.CommandQueue(ctx)
+    source = "__kernel void fill7(__global int *x) { x[get_global_id(0)] = 7; }"
+    for given in (source.encode(), bytearray(source.encode())):
+        knl = cl.Kernel(cl.Program(ctx, given).build(), "fill7")
+        buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, size=16)
+        knl(queue, (4,), None, buf)
+        out = np.zeros(4, np.int32)
+        cl.enqueue_copy(queue, out, buf)
+        np.testing.assert_array_equal(out, [7, 7, 7, 7])
+    for magic in (b"\x07\x23\x02\x03", b"\x03\x02\x23\x07"):
+        assert cl.tools.is_spirv(magic + bytes(16))
+        with pytest.raises(cl.UnavailableError, match="clCreateProgramWithIL"):
+            cl.Program(ctx, magic + bytes(16))
+    assert not cl.tools.is_spirv(source) and not cl.tools.is_spirv(source.encode())
+    with pytest.raises(TypeError, match="str or bytes"):
+        cl.Program(ctx, 42)
