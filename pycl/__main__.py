@@ -1,5 +1,6 @@
 """``python -m pycl``: every OpenCL platform and device pycl finds, what each
-can do, and where pycl looked for vendors.
+can do (for a platform with several devices, whether one context takes them
+all and moves data between them), and where pycl looked for vendors.
 
 ``python -m pycl --api``: every name of PyOpenCL's memory documentation (the
 pages in pycl/reference/) with its status in pycl: implemented, implemented
@@ -37,12 +38,41 @@ def _kernels(device):
     return "yes" if problem is None else "no (%s)" % problem.splitlines()[0][:200]
 
 
+def _multi_device(p_index, devices):
+    """Whether one context takes all ``devices`` (of platform ``p_index``)
+    and a buffer written from the first one's queue reads back from the
+    last one's: the line ``describe`` prints for a platform with several."""
+    first, last = "[%d:0]" % p_index, "[%d:%d]" % (p_index, len(devices) - 1)
+    ctx_spec = "PYOPENCL_CTX='%d:%s'" % (p_index, ",".join(str(i) for i in range(len(devices))))
+    head = "one context over its %d devices:" % len(devices)
+    try:
+        ctx = pycl.Context(devices)
+    except pycl.Error as error:
+        return "%s no (%s)" % (head, error)
+    try:
+        data = bytes(range(256)) * 16
+        back = bytearray(len(data))
+        buf = pycl.Buffer(ctx, pycl.mem_flags.READ_WRITE, len(data))
+        pycl.enqueue_copy(pycl.CommandQueue(ctx, devices[0]), buf, data)
+        pycl.enqueue_copy(pycl.CommandQueue(ctx, devices[-1]), back, buf)
+    except pycl.Error as error:
+        return "%s yes, but moving data from %s to %s failed (%s)" % (head, first, last, error)
+    if bytes(back) != data:
+        return "%s yes, but data written on %s reads back differently on %s" % (head, first, last)
+    return "%s yes, data written on %s reads back on %s (%s)" % (head, first, last, ctx_spec)
+
+
 def describe(out=sys.stdout):
+    """Every platform and device, what each can do, and for a platform with
+    several devices whether one context takes them all."""
     platforms = pycl.get_platforms()
     for p_index, platform in enumerate(platforms):
         print("[%d] %s — %s" % (p_index, platform.name, platform.vendor), file=out)
         print("    %s" % platform.version, file=out)
-        for d_index, device in enumerate(platform.get_devices()):
+        devices = platform.get_devices()
+        if len(devices) > 1:
+            print("    %s" % _multi_device(p_index, devices), file=out)
+        for d_index, device in enumerate(devices):
             print("    [%d:%d] %s" % (p_index, d_index, device.name), file=out)
             rows = [
                 ("type", pycl.device_type.to_string(device.type, "%d")),

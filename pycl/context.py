@@ -6,11 +6,11 @@ import sys
 from pycl._lib import ffi, lib
 from pycl import constants as _constants
 from pycl import info as _info
-from pycl.errors import check, logic_error, LogicError
+from pycl.errors import check, logic_error, LogicError, RuntimeError
 from pycl.handle import Handle
 from pycl.platform import Device, Platform, get_platforms
 
-__all__ = ["Context", "create_some_context", "choose_devices"]
+__all__ = ["Context", "create_some_context", "choose_devices", "get_test_platforms_and_devices"]
 
 
 def _properties_array(properties):
@@ -28,7 +28,7 @@ class Context(Handle):
     ``devices``, or on the devices of ``dev_type`` of the platform named in
     ``properties`` (by default the first platform that has such devices)."""
 
-    __slots__ = ("_devices", "_stager", "_account", "_sub_aligns", "_memo")
+    __slots__ = ("_devices", "_stager", "_between_stager", "_account", "_sub_aligns", "_memo")
     _ctype = "cl_context"
     _retain = lib.pycl_context_retain
     _release = lib.pycl_context_release
@@ -63,6 +63,7 @@ class Context(Handle):
         Handle._adopt(self, raw)
         self._devices = None
         self._stager = None  # pinned slots for staged copies (pycl.staging)
+        self._between_stager = None  # pinned slots for copies to other devices and contexts (pycl.staging)
         self._account = None  # its device's collection budget (pycl.budget), found at first use
         self._sub_aligns = None  # its devices' sub-buffer alignments in bytes (Buffer), found at first use
         self._memo = {}  # what checks found out about its devices (images), by key
@@ -91,55 +92,221 @@ def _first_platform_with(dev_type):
     )
 
 
-def _pick(items, answer, what):
-    """An item by index or by case-insensitive name substring."""
-    answer = answer.strip()
-    if answer.isdigit():
-        index = int(answer)
-        if index < len(items):
-            return items[index]
-        raise logic_error("create_some_context", "%s index %d out of range (0..%d)" % (what, index, len(items) - 1))
-    for item in items:
-        if answer.lower() in item.name.lower():
-            return item
-    raise logic_error(
-        "create_some_context",
-        "no %s matches %r; choices: %s" % (what, answer, ", ".join(repr(i.name) for i in items)),
+def _not_found(routine, what, answer, items):
+    return RuntimeError(
+        routine,
+        lib.CL_DEVICE_NOT_FOUND,
+        "no %s matches %r; choices: %s"
+        % (what, answer, ", ".join("[%d] %r" % (i, x.name) for i, x in enumerate(items))),
     )
 
 
+def _pick_platform(platforms, answer):
+    """PyOpenCL's rule: an index in range, else the *last* platform whose
+    name holds ``answer`` (case-insensitive); '' is the first."""
+    if not answer:
+        return platforms[0]
+    try:
+        index = int(answer)
+    except ValueError:
+        pass
+    else:
+        if 0 <= index < len(platforms):
+            return platforms[index]
+    found = None
+    for platform in platforms:
+        if answer.lower() in platform.name.lower():
+            found = platform
+    if found is None:
+        raise _not_found("choose_devices", "platform", answer, platforms)
+    return found
+
+
+def _pick_device(devices, answer):
+    """PyOpenCL's rule: an index in range, else the first device whose name
+    holds ``answer`` (case-insensitive)."""
+    try:
+        index = int(answer)
+    except ValueError:
+        pass
+    else:
+        if 0 <= index < len(devices):
+            return devices[index]
+    for device in devices:
+        if answer.lower() in device.name.lower():
+            return device
+    raise _not_found("choose_devices", "device", answer, devices)
+
+
 def choose_devices(interactive=None, answers=None):
-    """The devices ``create_some_context`` would use (one platform's choice)."""
-    if answers is None and os.environ.get("PYOPENCL_CTX"):
-        answers = os.environ["PYOPENCL_CTX"].split(":")
-    answers = list(answers or [])
+    """The devices ``create_some_context`` uses, as PyOpenCL 2026.1.4 chooses
+    them: from ``answers`` (a list of strings: the platform, then the devices
+    comma-separated), else from ``PYOPENCL_CTX`` (``"0:1"``, ``"0:0,1"`` for a
+    context over two devices, ``"portable:pthread"``), each platform or
+    device an index or a case-insensitive name substring (for a platform
+    the last match wins, for a device the first: PyOpenCL's rules). With
+    neither, and ``PYOPENCL_TEST`` (or ``PYCL_TEST``) set, the first device
+    that selects (``get_test_platforms_and_devices``). Choices the answers
+    leave open are asked on a terminal (``interactive`` None: when stdin is
+    one), else the first platform and its first device are taken. A choice
+    that matches nothing, or answers left over, raise ``pycl.RuntimeError``
+    (PyOpenCL raises ``RuntimeError``) naming the choices."""
+    if answers is None:
+        if "PYOPENCL_CTX" in os.environ:
+            answers = os.environ["PYOPENCL_CTX"].split(":")
+        if "PYOPENCL_TEST" in os.environ or "PYCL_TEST" in os.environ:
+            for _platform, devices in get_test_platforms_and_devices():
+                if devices:
+                    return [devices[0]]
+    if answers is not None:
+        if isinstance(answers, str):
+            raise TypeError("choose_devices: answers must be a list of strings, not a str")
+        given = [str(a) for a in answers]
+        answers = list(given)
+    else:
+        given = None
     if interactive is None:
-        interactive = sys.stdin is not None and sys.stdin.isatty() and not answers
+        try:
+            interactive = bool(sys.stdin is not None and sys.stdin.isatty())
+        except Exception:  # a closed or replaced stdin
+            interactive = False
+    typed = []
+
+    def say(text):
+        if interactive:
+            print(text)
+
+    def ask(prompt):
+        if answers:
+            return answers.pop(0)
+        if not interactive:
+            return ""
+        text = input(prompt)
+        typed.append(text)
+        return text
+
     platforms = get_platforms()
-    platform = _ask(platforms, answers, "platform", interactive)
+    if not answers:
+        say("Choose platform:")
+        for i, platform in enumerate(platforms):
+            say("[%d] %s" % (i, platform.name))
+    platform = _pick_platform(platforms, ask("Choice [0]:"))
+
     devices = platform.get_devices()
     if not devices:
-        raise logic_error("create_some_context", "platform %r has no devices" % platform.name)
-    return [_ask(devices, answers, "device", interactive)]
+        raise RuntimeError("choose_devices", lib.CL_DEVICE_NOT_FOUND, "platform %r has no devices" % platform.name)
+    if len(devices) == 1 and not answers:
+        say("Choosing only available device: %s" % devices[0].name)
+    else:
+        if not answers:
+            say("Choose device(s):")
+            for i, device in enumerate(devices):
+                say("[%d] %s" % (i, device.name))
+        answer = ask("Choice, comma-separated [0]:")
+        devices = [devices[0]] if not answer else [_pick_device(devices, part) for part in answer.split(",")]
 
-
-def _ask(items, answers, what, interactive):
+    if typed:
+        say(
+            "Set the environment variable PYOPENCL_CTX='%s' to avoid being asked again."
+            % ":".join((given or []) + typed)
+        )
     if answers:
-        return _pick(items, answers.pop(0), what)
-    if not interactive or len(items) == 1:
-        return items[0]
-    print("Choose %s:" % what)
-    for i, item in enumerate(items):
-        print("[%d] %s" % (i, item.name))
-    answer = input("Choice [0]: ") or "0"
-    return _pick(items, answer, what)
+        raise RuntimeError(
+            "choose_devices",
+            lib.CL_INVALID_VALUE,
+            "not all provided choices were used (left over: %r)" % ":".join(answers),
+        )
+    return devices
 
 
 def create_some_context(interactive=None, answers=None):
-    """A context on one device: from ``answers``, else ``PYOPENCL_CTX``
-    (``"platform:device"``, each an index or a name substring), else asked
+    """A context on the devices ``choose_devices(interactive, answers)``
+    gives: ``answers``, else ``PYOPENCL_CTX`` (``"platform:device,device"``,
+    each an index or a name substring; several devices make a context over
+    all of them), else ``PYOPENCL_TEST``'s first device, else asked
     interactively, else the first device of the first platform."""
     return Context(choose_devices(interactive, answers))
+
+
+# {{{ PYOPENCL_TEST
+
+
+def _find_cl_obj(items, identifier, what, spec):
+    """PyOpenCL's rule for PYOPENCL_TEST: an index (negative ones count from
+    the end), else the first item whose name and vendor hold
+    ``identifier`` (case-insensitive)."""
+    try:
+        index = int(identifier)
+    except ValueError:
+        pass
+    else:
+        if -len(items) <= index < len(items):
+            return items[index]
+        raise RuntimeError(
+            "get_test_platforms_and_devices",
+            lib.CL_DEVICE_NOT_FOUND,
+            "%s index %d in %r is out of range: there are %d" % (what, index, spec, len(items)),
+        )
+    for item in items:
+        if identifier.lower() in (item.name + " " + item.vendor).lower():
+            return item
+    raise RuntimeError(
+        "get_test_platforms_and_devices",
+        lib.CL_DEVICE_NOT_FOUND,
+        "no %s matches %r (of %r) by name or vendor; choices: %s"
+        % (what, identifier, spec, ", ".join("[%d] %r" % (i, x.name) for i, x in enumerate(items))),
+    )
+
+
+def get_test_platforms_and_devices(plat_dev_string=None):
+    """``[(platform, [device, ...])]`` selected by ``plat_dev_string``
+    (default: the environment's PYOPENCL_TEST, else PYCL_TEST), in the syntax
+    of PyOpenCL 2026.1.4: ``;``-separated entries ``platform`` (all its
+    devices) or ``platform:device,device``, each an index (negative from the
+    end) or a case-insensitive substring of the name and vendor (the first
+    match), e.g. ``"0:0,1;intel:i5"`` or ``"pocl;oclgrind"``. Unset or empty
+    means every device of every platform. Beyond PyOpenCL: ``=`` may stand
+    for ``:`` (PyOpenCL's docstring shows ``intel=i5,i7``, its code does not
+    take it), empty entries are skipped, and a platform or device named
+    twice is listed once. A name or index that selects nothing, or an entry
+    with two ``:``, raises ``pycl.RuntimeError`` (PyOpenCL: RuntimeError,
+    IndexError for an index out of range)."""
+    spec = plat_dev_string
+    if spec is None:
+        spec = os.environ.get("PYOPENCL_TEST") or os.environ.get("PYCL_TEST") or ""
+    if not isinstance(spec, str):
+        raise TypeError("get_test_platforms_and_devices: expected a str, not %s" % type(spec).__name__)
+    platforms = get_platforms()
+    if not spec.strip():
+        return [(p, p.get_devices()) for p in platforms]
+    selected = []
+    for entry in spec.split(";"):
+        if not entry.strip():
+            continue
+        parts = entry.replace("=", ":").split(":")
+        if len(parts) > 2:
+            raise RuntimeError(
+                "get_test_platforms_and_devices",
+                lib.CL_INVALID_VALUE,
+                "invalid syntax of PYOPENCL_TEST: entry %r has more than one ':' (expected "
+                "'platform' or 'platform:device,device')" % entry,
+            )
+        platform = _find_cl_obj(platforms, parts[0], "platform", spec)
+        all_devices = platform.get_devices()
+        if len(parts) == 1:
+            devices = all_devices
+        else:
+            devices = [_find_cl_obj(all_devices, d, "device", spec) for d in parts[1].split(",")]
+        known = [p for p, _ in selected]
+        if platform in known:
+            old = selected[known.index(platform)][1]
+            old.extend(d for d in devices if d not in old)
+        else:
+            selected.append((platform, [d for i, d in enumerate(devices) if d not in devices[:i]]))
+    return selected
+
+
+# }}}
 
 
 _info.register_wrapper("context", lambda raw: Context.from_int_ptr(int(ffi.cast("intptr_t", raw))))

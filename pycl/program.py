@@ -63,10 +63,24 @@ def _source_bytes(source):
     raise TypeError("Program: source must be a str or bytes, not %s" % type(source).__name__)
 
 
+_BINARIES = _constants.program_info.BINARIES
+_BINARY_SIZES = _constants.program_info.BINARY_SIZES
+
+
 class Program(Handle):
     """``Program(context, source)`` or ``Program(context, devices, binaries)``."""
 
-    __slots__ = ("_context", "_retrievals")
+    # _built_for: the handles of the devices of pycl's last build, in the
+    # order given, when they are fewer than the program's; else None (every
+    # device, or not built by pycl). PoCL (the pip 3.0 and Debian's 3.1)
+    # keeps only the last build's executables, still reports CL_BUILD_SUCCESS
+    # for the devices an earlier build covered, lists binaries for the last
+    # build's devices only, and crashes the process (3.0: a segfault; 3.1: a
+    # failed assertion) when a kernel is enqueued for another device:
+    # enqueue_nd_range_kernel refuses those queues, on every driver (a build
+    # cannot tell pycl whether the driver kept the earlier ones), and
+    # get_info aligns BINARIES/BINARY_SIZES with the program's devices.
+    __slots__ = ("_context", "_retrievals", "_built_for")
     _ctype = "cl_program"
     _retain = lib.pycl_program_retain
     _release = lib.pycl_program_release
@@ -98,14 +112,24 @@ class Program(Handle):
     def _adopt(self, raw):
         Handle._adopt(self, raw)
         self._retrievals = {}  # kernel name -> times retrieved as prg.<name>
+        self._built_for = None
 
     def _init_from_handle(self):
         self._context = self.get_info(_constants.program_info.CONTEXT)
 
     def build(self, options=(), devices=None, cache_dir=None):
-        """Build for ``devices`` (default: all of the context's). A failed build
-        raises ``pycl.RuntimeError`` whose message holds every device's log.
-        ``cache_dir`` is accepted for PyOpenCL compatibility; the driver caches."""
+        """Build for ``devices`` (default: all of the program's, which are the
+        context's unless it was made from binaries for some of them). A
+        failed build raises ``pycl.RuntimeError`` whose message holds every
+        device's log. ``cache_dir`` is accepted for PyOpenCL compatibility;
+        the driver caches.
+
+        Differs from PyOpenCL: a build replaces the earlier builds' devices.
+        After ``build(devices=[a])``, kernels of the program run on ``a``'s
+        queues only, and a queue of another device raises ``LogicError``
+        (PoCL keeps only the last build's executables and crashes the
+        process on such a queue; PyOpenCL passes the call on). Build once
+        for every device that will run the program."""
         text = _build_options(options)
         if devices is None:
             count, ids = 0, ffi.NULL
@@ -115,21 +139,44 @@ class Program(Handle):
         status = lib.pycl_program_build(self._live(), count, ids, text.encode())
         if status:
             raise error_for(status, "clBuildProgram", self._build_failure_detail(text, devices))
-        logs = [
-            (device, self.get_build_info(device, _constants.program_build_info.LOG).strip())
-            for device in devices or self._context.devices
-        ]
+        if devices is None:
+            devices = self.devices
+        self._note_built(devices)
+        logs = [(device, self.get_build_info(device, _constants.program_build_info.LOG).strip()) for device in devices]
         said = "\n\n".join("build on %r succeeded, but said:\n%s" % (device.name, log) for device, log in logs if log)
         if said:
             compiler_output("Program.build succeeded with a non-empty build log:\n" + said)
         return self
 
+    def _note_built(self, devices):
+        """Remember the devices of a successful build if they are fewer than
+        the context's (a program made from binaries for some devices of its
+        context counts as built for those only)."""
+        built = tuple(d._ptr for d in devices)
+        if set(built) >= set(d._ptr for d in self._context.devices):
+            built = None
+        self._built_for = built
+
+    def get_info(self, param):
+        """A ``program_info`` value; BINARIES and BINARY_SIZES hold one entry
+        per device of ``devices`` (an empty binary, size 0, for a device the
+        last build left out), also where the driver lists the built ones
+        only (Debian's PoCL 3.1)."""
+        value = Handle.get_info(self, param)
+        if self._built_for is not None and param in (_BINARIES, _BINARY_SIZES):
+            devices = [d._ptr for d in self.devices]
+            built = self._built_for
+            if len(value) != len(devices) and len(value) == len(built):
+                empty = b"" if param == _BINARIES else 0
+                value = [value[built.index(d)] if d in built else empty for d in devices]
+        return value
+
     def _build_failure_detail(self, options, devices):
         parts = ["options: %r" % options]
-        for device in devices or self._context.devices:
+        for device in self.devices if devices is None else devices:
             try:
                 log = self.get_build_info(device, _constants.program_build_info.LOG).strip()
-            except RuntimeError:
+            except (RuntimeError, ValueError):  # pycl.RuntimeError, pycl.LogicError
                 log = "(no log)"
             parts.append("build on %r:\n%s" % (device.name, log or "(empty log)"))
         return "\n\n".join(parts)
@@ -392,6 +439,9 @@ def enqueue_nd_range_kernel(
         global_size = tuple(g * n for g, n in zip(global_size, local_size))
     offset = None if global_work_offset is None else _sizes(global_work_offset, "global_work_offset", dims)
     kernel._check_args_alive()
+    program = kernel._program
+    if program is not None and program._built_for is not None:
+        _check_built_for(program, kernel, queue)
     if allow_empty_ndrange and 0 in global_size:
         return enqueue_marker(queue, wait_for)
     count, handles = wait_list(wait_for, "enqueue_nd_range_kernel")
@@ -410,6 +460,27 @@ def enqueue_nd_range_kernel(
     if status:
         check(status, "clEnqueueNDRangeKernel", "global %r, local %r" % (global_size, local_size))
     return event_from(out)
+
+
+def _check_built_for(program, kernel, queue):
+    """Refuse a queue whose device the last build of the kernel's program
+    left out (the driver's CL_INVALID_PROGRAM_EXECUTABLE; Debian's PoCL 3.1
+    fails an assertion there and aborts the process). The devices are named
+    by their place in the context: they often share a name."""
+    device = queue.device
+    built = program._built_for
+    if device._ptr in built:
+        return
+    devices = program._context.devices
+    names = ", ".join("[%d] %r" % (i, d.name) for i, d in enumerate(devices) if d._ptr in built)
+    here = [i for i, d in enumerate(devices) if d._ptr == device._ptr]
+    raise logic_error(
+        "enqueue_nd_range_kernel",
+        "kernel %r: the last build of its program was for the context's device(s) %s only, not for the "
+        "queue's device [%s] %r; build it for every device (Program.build() without devices)"
+        % (kernel.function_name, names, here[0] if here else "?", device.name),
+        lib.CL_INVALID_PROGRAM_EXECUTABLE,
+    )
 
 
 def _wrap_program(raw):

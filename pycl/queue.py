@@ -5,9 +5,9 @@ import warnings
 from pycl._lib import ffi, lib
 from pycl import constants as _constants
 from pycl import info as _info
-from pycl.errors import caller_stacklevel, check
+from pycl.errors import caller_stacklevel, check, logic_error
 from pycl.handle import Handle
-from pycl.platform import Device
+from pycl.platform import Device, get_platforms
 from pycl import wards as _wards
 
 __all__ = ["CommandQueue", "CommandQueueUsedAfterExit"]
@@ -50,6 +50,18 @@ def _queue_properties(properties):
     return ffi.new("cl_queue_properties[]", flat + [0]), bits
 
 
+def _device_place(device):
+    """``[p:d] 'name'``, p:d as in PYOPENCL_CTX (devices often share a name),
+    or the name alone for a device that no platform lists (a sub-device)."""
+    try:
+        platforms = get_platforms()
+        p_index = platforms.index(device.platform)
+        d_index = platforms[p_index].get_devices().index(device)
+    except (ValueError, RuntimeError):  # not listed; pycl.LogicError, pycl.RuntimeError
+        return repr(device.name)
+    return "[%d:%d] %r" % (p_index, d_index, device.name)
+
+
 class CommandQueue(Handle):
     """``CommandQueue(context, device=None, properties=None)``. ``device``
     defaults to the context's first device; ``properties`` is an int of
@@ -74,6 +86,15 @@ class CommandQueue(Handle):
         array, bits = _queue_properties(properties)
         raw = ffi.new("cl_command_queue *")
         status = lib.pycl_queue_create(context._live(), device._live(), array, raw)
+        if status == lib.CL_INVALID_DEVICE and device not in context.devices:
+            # The driver's CL_INVALID_DEVICE does not say which device; with
+            # several devices per context this is the mistake to name.
+            raise logic_error(
+                "CommandQueue",
+                "device %s is not one of the context's devices (%s)"
+                % (_device_place(device), ", ".join(_device_place(d) for d in context.devices)),
+                lib.CL_INVALID_DEVICE,
+            )
         check(status, "clCreateCommandQueueWithProperties")
         self._adopt(raw[0])
         self._context = context

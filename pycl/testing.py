@@ -4,7 +4,11 @@
 (``ctx_getter``), ``device`` and ``platform`` arguments of a test over the
 devices selected by ``PYOPENCL_TEST`` (or ``PYCL_TEST``), in PyOpenCL's
 syntax (see ``get_test_platforms_and_devices``); unset means every device of
-every platform. pytest is only imported when this module is.
+every platform. pycl adds ``multi_ctx_factory``: one parameter per selected
+platform, a factory of contexts over its selected devices, skipped with the
+reason where they are fewer than two (``POCL_DEVICES="pthread pthread"``
+gives PoCL two CPU devices); tests that take it are marked ``multi_device``.
+pytest is only imported when this module is.
 """
 
 import os
@@ -14,9 +18,11 @@ import warnings
 import pytest
 
 import pycl
+from pycl.context import get_test_platforms_and_devices
 
 __all__ = [
     "ContextFactory",
+    "MultiContextFactory",
     "get_test_platforms_and_devices",
     "pytest_generate_tests_for_pyopencl",
     "kernel_compile_problem",
@@ -37,49 +43,88 @@ class ContextFactory:
         return "<context factory for %s on %s>" % (self.device.name, self.device.platform.name)
 
 
-def _matches(items, spec):
-    if spec.isdigit():
-        index = int(spec)
-        return [items[index]] if index < len(items) else []
-    return [item for item in items if spec.lower() in item.name.lower()]
+class MultiContextFactory:
+    """Makes a fresh context over several devices of one platform each call
+    (``multi_ctx_factory()``); ``devices`` lists them, ``platform`` is theirs."""
+
+    def __init__(self, platform, devices):
+        self.platform = platform
+        self.devices = list(devices)
+
+    def __call__(self):
+        return pycl.Context(self.devices)
+
+    def __str__(self):
+        return "<context factory for %d devices of %s>" % (len(self.devices), self.platform.name)
 
 
-def _parse_entry(entry):
-    """``"platform"``, ``"platform:dev,dev"`` or ``"platform=dev,dev"``."""
-    for separator in (":", "="):
-        if separator in entry:
-            platform_spec, _, devices = entry.partition(separator)
-            return platform_spec.strip(), [d.strip() for d in devices.split(",") if d.strip()]
-    return entry.strip(), []
+MULTI_DEVICE_MARKER = "multi_device: the test runs on a context over several devices of one platform"
+HOW_TO_GET_TWO = "POCL_DEVICES='pthread pthread' gives each PoCL two CPU devices"
 
 
-def get_test_platforms_and_devices(spec=None):
-    """``[(platform, [devices])]`` selected by ``spec`` (default: the
-    environment's PYOPENCL_TEST or PYCL_TEST), in PyOpenCL's syntax:
-    ``;``-separated entries ``platform[:device,device...]`` (``=`` may stand
-    for ``:``), each platform or device an index or a name substring, e.g.
-    ``"0:0,1;intel=i5,i7"``."""
-    if spec is None:
-        spec = os.environ.get("PYOPENCL_TEST") or os.environ.get("PYCL_TEST") or ""
+def _multi_device_mark(config):
+    """``pytest.mark.multi_device``, registered first where the project has
+    not (so that it raises no PytestUnknownMarkWarning)."""
+    if config is not None:
+        names = [line.split(":")[0].split("(")[0].strip() for line in config.getini("markers")]
+        if "multi_device" not in names:
+            config.addinivalue_line("markers", MULTI_DEVICE_MARKER)
+    return pytest.mark.multi_device
+
+
+def _selection_spec():
+    return os.environ.get("PYOPENCL_TEST") or os.environ.get("PYCL_TEST")
+
+
+def _too_few_reason(platform, devices):
+    """Why a selected platform gets no multi-device context."""
+    total = len(platform.get_devices())
+    if total >= 2:
+        return "%r: PYOPENCL_TEST/PYCL_TEST=%r selects %d of its %d devices; a multi-device test needs two" % (
+            platform.name,
+            _selection_spec(),
+            len(devices),
+            total,
+        )
+    return "%r has %d device%s; a multi-device test needs two or more of one platform (%s)" % (
+        platform.name,
+        total,
+        "" if total == 1 else "s",
+        HOW_TO_GET_TWO,
+    )
+
+
+def _parametrize_multi(metafunc, selection):
+    """``multi_ctx_factory``: one parameter per selected platform (id: its
+    name, numbered apart by its index in ``get_platforms()`` where two
+    platforms share a name): a ``MultiContextFactory`` over its selected
+    devices where there are two or more, else skipped with the reason; a
+    single skipped parameter when nothing is selected."""
+    mark = _multi_device_mark(metafunc.config)
+    if not selection:
+        reason = (
+            "no platform selected (PYOPENCL_TEST/PYCL_TEST=%r); a multi-device test needs one with two or more "
+            "devices (%s)" % (_selection_spec(), HOW_TO_GET_TWO)
+        )
+        metafunc.parametrize(
+            "multi_ctx_factory",
+            [pytest.param(None, marks=[mark, pytest.mark.skip(reason=reason)])],
+            ids=["no-platform"],
+        )
+        return
     platforms = pycl.get_platforms()
-    if not spec.strip():
-        return [(p, p.get_devices()) for p in platforms]
-    selected = []
-    for entry in spec.split(";"):
-        if not entry.strip():
-            continue
-        platform_spec, device_specs = _parse_entry(entry)
-        for platform in _matches(platforms, platform_spec):
-            devices = platform.get_devices()
-            if device_specs:
-                devices = [d for d_spec in device_specs for d in _matches(devices, d_spec)]
-            known = [p for p, _ in selected]
-            if platform in known:
-                old = selected[known.index(platform)][1]
-                old.extend(d for d in devices if d not in old)
-            else:
-                selected.append((platform, [d for i, d in enumerate(devices) if d not in devices[:i]]))
-    return selected
+    names = [p.name.replace(" ", "_") for p, _ in selection]
+    ids = [
+        "%s#%d" % (name, platforms.index(p)) if names.count(name) > 1 else name
+        for name, (p, _) in zip(names, selection)
+    ]
+    values = [
+        pytest.param(MultiContextFactory(p, ds), marks=[mark])
+        if len(ds) >= 2
+        else pytest.param(None, marks=[mark, pytest.mark.skip(reason=_too_few_reason(p, ds))])
+        for p, ds in selection
+    ]
+    metafunc.parametrize("multi_ctx_factory", values, ids=ids)
 
 
 def _device_id(device):
@@ -87,14 +132,21 @@ def _device_id(device):
 
 
 def pytest_generate_tests_for_pyopencl(metafunc):
-    """Parametrize ``ctx_factory``/``ctx_getter``, ``device`` and ``platform``."""
+    """Parametrize ``ctx_factory``/``ctx_getter``, ``device`` and ``platform``
+    over the selected devices, and ``multi_ctx_factory`` over the platforms
+    with two or more selected devices."""
     names = set(metafunc.fixturenames)
     wanted = names & {"ctx_factory", "ctx_getter", "device", "platform"}
+    if not wanted and "multi_ctx_factory" not in names:
+        return
+    selection = get_test_platforms_and_devices()
+    if "multi_ctx_factory" in names:
+        _parametrize_multi(metafunc, selection)
     if not wanted:
         return
     if "ctx_getter" in wanted:
         warnings.warn("The 'ctx_getter' arg is deprecated in favor of 'ctx_factory'.", DeprecationWarning, stacklevel=2)
-    devices = [d for _, ds in get_test_platforms_and_devices() for d in ds]
+    devices = [d for _, ds in selection for d in ds]
     if not devices:
         metafunc.parametrize(sorted(wanted), [], ids=[])
         return

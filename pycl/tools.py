@@ -1,6 +1,7 @@
 """``pyopencl.tools``'s memory part: allocators, memory pools, first-argument
 memoization and the pytest device parametrisation."""
 
+from pycl.context import get_test_platforms_and_devices
 from pycl.allocator import AllocatorBase, DeferredAllocator, ImmediateAllocator, SVMAllocator
 from pycl.memoize import clear_first_arg_caches, first_arg_dependent_memoize
 from pycl.pool import MemoryPool, PooledBuffer, PooledSVM, SVMPool
@@ -34,6 +35,7 @@ __all__ = [
     "bitlog2",
     "get_cl_header_version",
     "is_spirv",
+    "get_test_platforms_and_devices",
     "pytest_generate_tests_for_pyopencl",  # noqa: F822 (module __getattr__)
 ]
 

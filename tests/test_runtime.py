@@ -286,15 +286,22 @@ def test_create_some_context_answers(device, monkeypatch):
     platforms = cl.get_platforms()
     p_index = platforms.index(device.platform)
     d_index = device.platform.get_devices().index(device)
-    monkeypatch.delenv("PYOPENCL_CTX", raising=False)
+    for name in ("PYOPENCL_CTX", "PYOPENCL_TEST", "PYCL_TEST"):  # PYOPENCL_TEST would decide first
+        monkeypatch.delenv(name, raising=False)
     ctx = cl.create_some_context(interactive=False, answers=[str(p_index), str(d_index)])
     assert ctx.devices == [device]
     monkeypatch.setenv("PYOPENCL_CTX", "%d:%d" % (p_index, d_index))
     assert cl.create_some_context(interactive=False).devices == [device]
-    with pytest.raises(cl.LogicError, match="platform index 99 out of range"):
-        cl.create_some_context(answers=["99"])
-    with pytest.raises(cl.LogicError, match="no device matches 'no such device'"):
-        cl.create_some_context(answers=[str(p_index), "no such device"])
+    # As in PyOpenCL: an index out of range is tried as a name, and a choice
+    # that matches nothing raises RuntimeError; pycl's message names the choices.
+    choices = ", ".join("[%d] %r" % (i, p.name) for i, p in enumerate(platforms))
+    with pytest.raises(RuntimeError, match=re.escape("no platform matches '99'; choices: %s" % choices)) as info:
+        cl.create_some_context(interactive=False, answers=["99"])
+    assert isinstance(info.value, cl.RuntimeError)
+    devices = device.platform.get_devices()
+    choices = ", ".join("[%d] %r" % (i, d.name) for i, d in enumerate(devices))
+    with pytest.raises(cl.RuntimeError, match=re.escape("no device matches 'no such device'; choices: %s" % choices)):
+        cl.create_some_context(interactive=False, answers=[str(p_index), "no such device"])
 
 
 def test_pyopencl_version_helpers(device, monkeypatch):
