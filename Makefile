@@ -40,7 +40,7 @@ test: $(VENV)/.installed-test
 # each PoCL (the pip one, Debian's) expose two CPU devices; Oclgrind has one
 # and is skipped. Fails, rather than skipping everything, when no platform
 # has two devices.
-MULTI_DEVICE_ENV = POCL_DEVICES="pthread pthread"
+MULTI_DEVICE_ENV = POCL_DEVICES='pthread pthread'
 test-multi-device: $(VENV)/.installed-test
 	@$(MULTI_DEVICE_ENV) $(BIN)/python -c "import pycl, sys; sys.exit(not any(len(p.get_devices()) > 1 \
 		for p in pycl.get_platforms()))" || { echo "test-multi-device: no platform with two devices" \
