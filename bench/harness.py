@@ -43,7 +43,7 @@ import numpy as np
 
 MIB = 1 << 20
 BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
-MODULES = ("buffers", "svm", "images", "pools")
+MODULES = ("buffers", "svm", "images", "pools", "devices")
 
 # DESIGN.md's performance targets, by kind of operation: the largest
 # pycl/PyOpenCL time ratio allowed on CPython. On PyPy, every operation must

@@ -30,6 +30,7 @@ from pycl.transfer import (
     enqueue_migrate_mem_objects,
 )
 from pycl.mapping import MemoryMap, enqueue_map_buffer
+from pycl.between import enqueue_copy_between
 from pycl.image import (
     DTYPE_TO_CHANNEL_TYPE,
     DTYPE_TO_CHANNEL_TYPE_NORM,
@@ -112,6 +113,7 @@ __all__ = [
     "Buffer",
     "enqueue_copy",
     "enqueue_copy_buffer_p2p_amd",
+    "enqueue_copy_between",
     "enqueue_fill",
     "enqueue_fill_buffer",
     "enqueue_migrate_mem_objects",

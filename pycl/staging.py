@@ -38,11 +38,17 @@ _dt = _constants.device_type
 # back (12 threads: 46.4 / 46.6), against the driver's 9.3 / 16.1 GB/s from
 # the same numpy arrays and 55.2 / 55.1 GB/s from pinned arrays; 16 MiB
 # chunks reached only ~30 GB/s.
+# Copies between devices (enqueue_copy_between): a sweep of device -> pinned
+# -> device pipelines with the read and the write on two queues, on one H200
+# (2026-11-25): 4 MiB x 16 slots 48.8 GB/s, 8 MiB x 8 49.5 GB/s, 16 MiB x 8
+# 49.6 GB/s (one queue for both: 27 GB/s); each engine alone moves 54.6 GB/s.
 _settings = {
     "min_bytes": 8 << 20,
     "chunk_bytes": 2 << 20,
     "threads": max(1, min(12, (os.cpu_count() or 2) * 3 // 4)),
     "device_types": _dt.GPU | _dt.ACCELERATOR,
+    "between_chunk_bytes": 8 << 20,
+    "between_slots": 8,
 }
 # The smallest transfer enqueue_copy considers staging (read on every copy).
 threshold = _settings["min_bytes"]
@@ -53,50 +59,87 @@ def settings():
     return dict(_settings)
 
 
-def configure(min_bytes=None, chunk_bytes=None, threads=None, device_types=None):
-    """Change when and how copies are staged. ``min_bytes=None`` keeps the
-    current value; to turn staging off, pass ``device_types=0``. New settings
-    apply to contexts that have not staged a copy yet."""
+def configure(
+    min_bytes=None,
+    chunk_bytes=None,
+    threads=None,
+    device_types=None,
+    between_chunk_bytes=None,
+    between_slots=None,
+):
+    """Change when and how copies are staged. ``None`` keeps the current
+    value; to turn staging off, pass ``device_types=0`` (which also sends
+    ``enqueue_copy_between`` within a context to the driver). New sizes apply
+    to contexts that have not staged a copy yet."""
     global threshold
-    for name, value in (("min_bytes", min_bytes), ("chunk_bytes", chunk_bytes), ("threads", threads)):
+    counts = {
+        "min_bytes": min_bytes,
+        "chunk_bytes": chunk_bytes,
+        "threads": threads,
+        "between_chunk_bytes": between_chunk_bytes,
+        "between_slots": between_slots,
+    }
+    for name, value in counts.items():
         if value is not None and (not isinstance(value, int) or value < 1):
             raise logic_error("staging.configure", "%s must be a positive int, got %r" % (name, value))
-    if threads is not None and threads > 64:
-        raise logic_error("staging.configure", "threads = %d exceeds the limit of 64" % threads)
-    for name, value in (
-        ("min_bytes", min_bytes),
-        ("chunk_bytes", chunk_bytes),
-        ("threads", threads),
-        ("device_types", device_types),
-    ):
+    for name, limit in (("threads", 64), ("between_slots", 1024)):
+        if counts[name] is not None and counts[name] > limit:
+            raise logic_error("staging.configure", "%s = %d exceeds the limit of %d" % (name, counts[name], limit))
+    counts["device_types"] = device_types
+    for name, value in counts.items():
         if value is not None:
             _settings[name] = value
     threshold = _settings["min_bytes"]
 
 
-def stager(queue, host):
-    """The context's stager if a copy between ``host`` and ``queue``'s device
-    should be staged, else None."""
-    device_type = queue._device.type
+def _staged_type(device):
+    device_type = device.type
     wanted = _settings["device_types"]
     # A device that is also a CPU is staged only if CPUs are asked for:
     # Oclgrind claims every type, and crashes when several threads enqueue.
-    if not device_type & wanted or device_type & _dt.CPU and not wanted & _dt.CPU:
-        return None
-    if not queue.is_in_order or _is_pinned(host):
+    return bool(device_type & wanted) and not (device_type & _dt.CPU and not wanted & _dt.CPU)
+
+
+def stager(queue, host):
+    """The context's stager if a copy between ``host`` and ``queue``'s device
+    should be staged, else None."""
+    if not _staged_type(queue._device) or not queue.is_in_order or _is_pinned(host):
         return None
     context = queue._context
     found = context._stager
     if found is None:
         chunk = _settings["chunk_bytes"]
         threads = _threads_for(queue._device, _settings["threads"])
-        if _budget.enabled:
-            _budget.charge(context, 2 * threads * chunk)  # the pinned slots, freed with the context
-        out = ffi.new("struct pycl_stager **")
-        status = lib.pycl_stager_create(context._live(), queue._live(), chunk, 2 * threads, threads, out)
-        check(status, "pycl_stager_create", "%d slots of %d bytes" % (2 * threads, chunk))
-        found = context._stager = ffi.gc(out[0], lib.pycl_stager_free)
+        found = context._stager = _new_stager(queue, chunk, 2 * threads, threads)
     return found
+
+
+def stages_between(src_device, dst_device):
+    """True if a copy between two devices of one context goes through pinned
+    slots rather than the driver: both are of a staged type (GPUs, by
+    default), where the driver's own movement is slow (docs/quirks.md)."""
+    return src_device != dst_device and _staged_type(src_device) and _staged_type(dst_device)
+
+
+def between_stager(src_queue):
+    """The pinned slots through which ``src_queue``'s context copies to other
+    devices and contexts (``pycl_staged_copy_between``)."""
+    context = src_queue._context
+    found = context._between_stager
+    if found is None:
+        chunk, slots = _settings["between_chunk_bytes"], _settings["between_slots"]
+        found = context._between_stager = _new_stager(src_queue, chunk, slots, 1)
+    return found
+
+
+def _new_stager(queue, chunk, slots, threads):
+    context = queue._context
+    if _budget.enabled:
+        _budget.charge(context, slots * chunk)  # the pinned slots, freed with the context
+    out = ffi.new("struct pycl_stager **")
+    status = lib.pycl_stager_create(context._live(), queue._live(), chunk, slots, threads, out)
+    check(status, "pycl_stager_create", "%d slots of %d bytes" % (slots, chunk))
+    return ffi.gc(out[0], lib.pycl_stager_free)
 
 
 def _threads_for(device, threads):

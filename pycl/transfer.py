@@ -377,6 +377,21 @@ def _copy_buffer(queue, dest, src, byte_count=None, src_offset=0, dst_offset=0, 
     dst_mem = mem_handle(dest, queue, routine, "dest")
     if dest_offset is not None:
         dst_offset = _deprecated_alias(dest_offset, dst_offset, "dest_offset", "dst_offset", routine)
+    src_offset, dst_offset, n = copy_extent(src, dest, byte_count, src_offset, dst_offset, routine, "dest")
+    count, events = wait_list(wait_for, routine)
+    if n == 0:
+        return _marker(q, count, events, Event)
+    out, out_int = out_cell()
+    status = lib.pycl_enqueue_copy_buffer(q, src_mem, dst_mem, src_offset, dst_offset, n, count, events, out)
+    if status:
+        check(status, "clEnqueueCopyBuffer", "src_offset %d, dst_offset %d, %d bytes" % (src_offset, dst_offset, n))
+    return take_event(Event, out, out_int)
+
+
+def copy_extent(src, dest, byte_count, src_offset, dst_offset, routine, dest_name):
+    """``(src_offset, dst_offset, byte_count)`` of a buffer-to-buffer copy,
+    checked: within both buffers, and not overlapping within one buffer.
+    ``byte_count=None``: as much as both buffers hold from the offsets."""
     if type(src_offset) is not int or src_offset < 0:
         src_offset = size_value(src_offset, "src_offset", routine)
     if type(dst_offset) is not int or dst_offset < 0:
@@ -384,7 +399,9 @@ def _copy_buffer(queue, dest, src, byte_count=None, src_offset=0, dst_offset=0, 
     if src_offset > src._size:
         raise logic_error(routine, "src_offset = %d is past the end of src (%d bytes)" % (src_offset, src._size))
     if dst_offset > dest._size:
-        raise logic_error(routine, "dst_offset = %d is past the end of dest (%d bytes)" % (dst_offset, dest._size))
+        raise logic_error(
+            routine, "dst_offset = %d is past the end of %s (%d bytes)" % (dst_offset, dest_name, dest._size)
+        )
     if byte_count is None:
         n = min(src._size - src_offset, dest._size - dst_offset)
     else:
@@ -398,8 +415,8 @@ def _copy_buffer(queue, dest, src, byte_count=None, src_offset=0, dst_offset=0, 
         if dst_offset + n > dest._size:
             raise logic_error(
                 routine,
-                "dst_offset %d + byte_count %d = %d is past the end of dest (%d bytes)"
-                % (dst_offset, n, dst_offset + n, dest._size),
+                "dst_offset %d + byte_count %d = %d is past the end of %s (%d bytes)"
+                % (dst_offset, n, dst_offset + n, dest_name, dest._size),
             )
     if src._root_ptr == dest._root_ptr:
         a, b = src._origin + src_offset, dest._origin + dst_offset
@@ -410,14 +427,7 @@ def _copy_buffer(queue, dest, src, byte_count=None, src_offset=0, dst_offset=0, 
                 % (a, a + n, b, b + n),
                 lib.CL_MEM_COPY_OVERLAP,
             )
-    count, events = wait_list(wait_for, routine)
-    if n == 0:
-        return _marker(q, count, events, Event)
-    out, out_int = out_cell()
-    status = lib.pycl_enqueue_copy_buffer(q, src_mem, dst_mem, src_offset, dst_offset, n, count, events, out)
-    if status:
-        check(status, "clEnqueueCopyBuffer", "src_offset %d, dst_offset %d, %d bytes" % (src_offset, dst_offset, n))
-    return take_event(Event, out, out_int)
+    return src_offset, dst_offset, n
 
 
 # }}}

@@ -33,14 +33,16 @@ elif ocl is None or not hasattr(ocl, "Buffer"):
 
 def pyopencl_device(device):
     """PyOpenCL's device matching pycl's ``device`` by platform name and
-    version and device name; skips if PyOpenCL does not see it."""
+    version and the device's place in it (PoCL's devices under POCL_DEVICES
+    share a name); skips if PyOpenCL does not see it."""
     platform_key = (device.platform.name, device.platform.version)
+    index = device.platform.get_devices().index(device)
     for p in ocl.get_platforms():
         if (p.name, p.version) != platform_key:
             continue
-        for d in p.get_devices():
-            if d.name == device.name:
-                return d
+        devices = p.get_devices()
+        if index < len(devices) and devices[index].name == device.name:
+            return devices[index]
     pytest.skip("PyOpenCL does not see %r of %r" % (device.name, platform_key))
 
 

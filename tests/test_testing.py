@@ -1,5 +1,7 @@
 """pycl.testing's device selection (PYOPENCL_TEST syntax) and parametrisation."""
 
+import pytest
+
 import pycl
 from pycl.testing import get_test_platforms_and_devices
 
@@ -20,7 +22,8 @@ def test_indices_names_and_separators():
     assert get_test_platforms_and_devices("0=0") == [(first_platform, first_devices[:1])]
     name = first_platform.name.split()[0].lower()
     by_name = get_test_platforms_and_devices(name)
-    assert by_name == [(p, ds) for p, ds in everything if name in p.name.lower()]
+    # PyOpenCL's rule: the first platform whose name or vendor holds the word.
+    assert by_name == [next((p, ds) for p, ds in everything if name in (p.name + " " + p.vendor).lower())]
     device_word = first_devices[0].name.split("-")[0]
     chosen = get_test_platforms_and_devices("%s:%s" % (name, device_word))
     assert all(device_word.lower() in d.name.lower() for _, ds in chosen for d in ds)
@@ -28,7 +31,8 @@ def test_indices_names_and_separators():
         last = len(everything) - 1
         both = get_test_platforms_and_devices("0;%d:0" % last)
         assert both == [(first_platform, first_devices), (everything[last][0], everything[last][1][:1])]
-    assert get_test_platforms_and_devices("no such platform") == []
+    with pytest.raises(RuntimeError, match="no platform matches 'no such platform'"):  # PyOpenCL: RuntimeError
+        get_test_platforms_and_devices("no such platform")
     # The same device twice is listed once.
     assert get_test_platforms_and_devices("0:0,0") == [(first_platform, first_devices[:1])]
 

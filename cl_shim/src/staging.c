@@ -255,3 +255,214 @@ cl_int pycl_staged_read(struct pycl_stager *s, cl_command_queue queue, cl_mem sr
 {
     return staged_copy(s, queue, src, src_offset, dst, size, 0, num_events, wait_list, event);
 }
+
+/* Copies between two queues (two devices of a context, or two contexts).
+ *
+ * Chunk i is read on the source queue into slot i % slots and written from
+ * it on the destination queue; the read of chunk i + slots waits for the
+ * write of chunk i. Everything is enqueued at once and the host never
+ * waits: both devices' copy engines work at the same time, each at its
+ * pinned-memory rate. Events cannot cross contexts, so between two contexts
+ * an event is relayed: a callback on it sets a user event of the other
+ * context. A slot's `busy` event always belongs to the stager's context,
+ * which is the source queue's. */
+
+/* Completes `user_data` (a user event) as `event` completed, or with its
+ * error, then drops the reference the relay held. */
+static void relay_status(cl_event event, cl_int status, void *user_data)
+{
+    (void)event;
+    cl_event target = user_data;
+    pycl_user_event_set_status(target, status < 0 ? status : CL_COMPLETE);
+    pycl_event_release(target);
+}
+
+/* `*out`: an event of `context` that completes when `event` does (`event`
+ * itself, retained, if it already belongs to `context`); NULL if `event` has
+ * completed already, or on failure. */
+static cl_int relay(cl_event event, cl_context event_context, cl_context context, cl_event *out)
+{
+    *out = NULL;
+    if (event_context == context) {
+        cl_int status = pycl_event_retain(event);
+        if (status == CL_SUCCESS)
+            *out = event;
+        return status;
+    }
+    /* Not relayed once complete: Oclgrind 21.10 never calls a callback set
+     * on a completed event. */
+    cl_int state;
+    cl_int status = pycl_event_get_info(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof state, &state, NULL);
+    if (status != CL_SUCCESS)
+        return status;
+    if (state < 0)
+        return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+    if (state == CL_COMPLETE)
+        return CL_SUCCESS;
+    cl_event user;
+    status = pycl_user_event_create(context, &user);
+    if (status != CL_SUCCESS)
+        return status;
+    pycl_event_retain(user); /* the callback's reference */
+    status = pycl_event_set_callback(event, CL_COMPLETE, relay_status, user);
+    if (status != CL_SUCCESS) {
+        pycl_event_release(user);
+        pycl_event_release(user);
+        return status;
+    }
+    *out = user;
+    return CL_SUCCESS;
+}
+
+/* `events` followed by `extra` (if not NULL), in `buffer` of `n` + 1. */
+static const cl_event *with_event(cl_uint n, const cl_event *events, cl_event extra, cl_event *buffer, cl_uint *count)
+{
+    if (!extra) {
+        *count = n;
+        return n ? events : NULL;
+    }
+    for (cl_uint i = 0; i < n; ++i)
+        buffer[i] = events[i];
+    buffer[n] = extra;
+    *count = n + 1;
+    return buffer;
+}
+
+static cl_int queue_context(cl_command_queue queue, cl_context *context)
+{
+    return pycl_queue_get_info(queue, CL_QUEUE_CONTEXT, sizeof *context, context, NULL);
+}
+
+static void release_events(cl_uint n, cl_event *events)
+{
+    for (cl_uint i = 0; i < n; ++i)
+        release_event(events[i]);
+}
+
+/* `waits[0 .. *n_waits)`: the `n_own` events of `context` (retained)
+ * followed by relays into `context` of the `n_other` events of
+ * `other_context` not yet complete; on failure none (all released). */
+static cl_int gather_waits(cl_context context, cl_uint n_own, const cl_event *own, cl_context other_context,
+                           cl_uint n_other, const cl_event *other, cl_event *waits, cl_uint *n_waits)
+{
+    cl_uint made = 0;
+    cl_int status = CL_SUCCESS;
+    for (cl_uint i = 0; i < n_own && status == CL_SUCCESS; ++i) {
+        status = pycl_event_retain(own[i]);
+        if (status == CL_SUCCESS)
+            waits[made++] = own[i];
+    }
+    for (cl_uint i = 0; i < n_other && status == CL_SUCCESS; ++i) {
+        status = relay(other[i], other_context, context, &waits[made]);
+        if (waits[made])
+            ++made;
+    }
+    if (status != CL_SUCCESS) {
+        release_events(made, waits);
+        made = 0;
+    }
+    *n_waits = made;
+    return status;
+}
+
+cl_int pycl_staged_copy_between(struct pycl_stager *s, cl_command_queue src_queue, cl_mem src, size_t src_offset,
+                                cl_command_queue dst_queue, cl_mem dst, size_t dst_offset, size_t size,
+                                cl_uint num_src_events, const cl_event *src_events, cl_uint num_dst_events,
+                                const cl_event *dst_events, cl_event *event)
+{
+    if (!s || !src_queue || !src || !dst_queue || !dst || !event)
+        return CL_INVALID_VALUE;
+    cl_context src_context, dst_context;
+    cl_int status = queue_context(src_queue, &src_context);
+    if (status == CL_SUCCESS)
+        status = queue_context(dst_queue, &dst_context);
+    if (status != CL_SUCCESS)
+        return status;
+    if (src_context != s->context)
+        return CL_INVALID_CONTEXT;
+    size_t chunks = (size + s->chunk - 1) / s->chunk;
+    cl_uint n_waits = num_src_events + num_dst_events; /* at most */
+    cl_event *writes = calloc(chunks ? chunks : 1, sizeof *writes);
+    cl_event *waits = malloc(((size_t)n_waits + 1) * sizeof *waits);
+    cl_event *scratch = malloc(((size_t)n_waits + 1) * sizeof *scratch);
+    if (!writes || !waits || !scratch) {
+        free(writes);
+        free(waits);
+        free(scratch);
+        return CL_OUT_OF_HOST_MEMORY;
+    }
+    if (!chunks) {
+        /* Nothing to move: the event completes after every wait. */
+        status = gather_waits(dst_context, num_dst_events, dst_events, src_context, num_src_events, src_events, waits,
+                              &n_waits);
+        if (status == CL_SUCCESS) {
+            status = pycl_enqueue_marker(dst_queue, n_waits, n_waits ? waits : NULL, event);
+            release_events(n_waits, waits);
+        }
+        free(writes);
+        free(waits);
+        free(scratch);
+        return status;
+    }
+    /* Every read waits for all of `wait_for` (the destination context's
+     * events relayed), so no byte moves before any of them completes; the
+     * writes follow the reads. */
+    status = gather_waits(src_context, num_src_events, src_events, dst_context, num_dst_events, dst_events, waits,
+                          &n_waits);
+    /* Relayed events of `dst_queue` (its marker for an out-of-order queue)
+     * must run before the reads that wait for them: on Oclgrind 21.10, where
+     * a flush is a finish, only this flush runs them. */
+    if (status == CL_SUCCESS && num_dst_events) {
+        status = pycl_queue_flush(dst_queue);
+        if (status != CL_SUCCESS)
+            release_events(n_waits, waits);
+    }
+    if (status != CL_SUCCESS) {
+        free(writes);
+        free(waits);
+        free(scratch);
+        return status;
+    }
+    pthread_mutex_lock(&s->busy_lock);
+    size_t done = 0;
+    for (; done < chunks && status == CL_SUCCESS; ++done) {
+        struct slot *slot = &s->slots[done % s->count];
+        size_t offset = done * s->chunk;
+        size_t n = size - offset < s->chunk ? size - offset : s->chunk;
+        cl_uint count;
+        const cl_event *read_waits = with_event(n_waits, waits, slot->busy, scratch, &count);
+        cl_event read = NULL, gate = NULL;
+        status = pycl_enqueue_read_buffer(src_queue, src, CL_FALSE, src_offset + offset, n, slot->host, count,
+                                          read_waits, &read);
+        if (status == CL_SUCCESS)
+            status = relay(read, src_context, dst_context, &gate);
+        release_event(read);
+        if (status != CL_SUCCESS)
+            break;
+        status = pycl_enqueue_write_buffer(dst_queue, dst, CL_FALSE, dst_offset + offset, n, slot->host, gate ? 1 : 0,
+                                           gate ? &gate : NULL, &writes[done]);
+        release_event(gate);
+        cl_event busy = NULL;
+        if (status == CL_SUCCESS)
+            status = relay(writes[done], dst_context, src_context, &busy);
+        if (status == CL_SUCCESS) {
+            release_event(slot->busy);
+            slot->busy = busy;
+        }
+        /* Each chunk starts at once: the devices work while later chunks are
+         * enqueued. Oclgrind 21.10 runs a queue's commands only when it is
+         * flushed, finished or waited on, so without these flushes the source
+         * queue's reads never ran there (a flush is a finish on Oclgrind). */
+        pycl_queue_flush(src_queue);
+        pycl_queue_flush(dst_queue);
+    }
+    pthread_mutex_unlock(&s->busy_lock);
+    release_events(n_waits, waits);
+    if (status == CL_SUCCESS)
+        status = pycl_enqueue_marker(dst_queue, (cl_uint)done, writes, event);
+    release_events((cl_uint)done, writes);
+    free(writes);
+    free(waits);
+    free(scratch);
+    return status;
+}

@@ -1,0 +1,102 @@
+"""Moving data between devices and contexts: pycl against PyOpenCL.
+
+    python bench/run.py --only devices [--device SPEC] [--large-mib 1024]
+
+Operations (``L`` = ``--large-mib``):
+
+- copy ``L`` into a buffer of another context on the same device (the
+  multi-GPU design with a context per GPU, here on one): pycl's
+  ``enqueue_copy_between`` (pinned slots, both queues copying at once);
+  PyOpenCL has no copy between contexts, so its row is what its users write,
+  a blocking read into a numpy array and a blocking write from it;
+- with two devices in the device's platform (two GPUs; PoCL with
+  ``POCL_DEVICES="pthread pthread"``), on a context over both:
+  ``enqueue_migrate_mem_objects`` of ``L`` to the second device and back
+  (the driver's migration, both libraries); a copy of ``L`` from a buffer
+  used on the first device into one used on the second (pycl:
+  ``enqueue_copy_between``; PyOpenCL: ``enqueue_copy`` on the second
+  device's queue, the driver's choice); and non-blocking writes of ``L`` from
+  the host to each device at once (aggregate bandwidth).
+"""
+
+import numpy as np
+
+import harness
+
+TITLE = "Between devices and contexts"
+
+
+def operations(s):
+    cl, ctx, queue, large, device = s.cl, s.ctx, s.queue, s.large, s.device
+    mf = cl.mem_flags
+    label = harness.size_label(large)
+    other_ctx = cl.Context([device])
+    other_queue = cl.CommandQueue(other_ctx)
+    src = cl.Buffer(ctx, mf.READ_WRITE, large)
+    dst = cl.Buffer(other_ctx, mf.READ_WRITE, large)
+    cl.enqueue_fill_buffer(queue, src, np.uint8(1), 0, large).wait()
+    if s.is_pycl:
+
+        def across():
+            cl.enqueue_copy_between(other_queue, dst, queue, src)
+
+    else:
+        host = np.empty(large, np.uint8)
+
+        def across():
+            cl.enqueue_copy(queue, host, src)
+            cl.enqueue_copy(other_queue, dst, host)
+
+    ops = [harness.Op("copy %s to another context" % label, across, nbytes=large)]
+    ops.extend(_two_devices(s, label))
+    return ops
+
+
+def _two_devices(s, label):
+    cl, large = s.cl, s.large
+    names = (
+        "migrate %s to device 1 and back" % label,
+        "copy %s device 0 -> device 1" % label,
+        "write %s from the host to each device at once" % label,
+    )
+    devices = s.device.platform.get_devices()
+    if len(devices) < 2:
+        why = "needs two devices in %r (POCL_DEVICES='pthread pthread' gives PoCL two)" % s.device.platform.name
+        return [harness.Op(name, skip=why) for name in names]
+    ctx = cl.Context(devices[:2])
+    queues = [cl.CommandQueue(ctx, d) for d in devices[:2]]
+    mf = cl.mem_flags
+    bufs = [cl.Buffer(ctx, mf.READ_WRITE, large) for _ in range(2)]
+    for queue, buf in zip(queues, bufs):
+        cl.enqueue_fill_buffer(queue, buf, np.uint8(2), 0, large).wait()
+
+    def migrate():
+        cl.enqueue_migrate_mem_objects(queues[1], [bufs[0]]).wait()
+        cl.enqueue_migrate_mem_objects(queues[0], [bufs[0]]).wait()
+
+    if s.is_pycl:
+
+        def between():
+            cl.enqueue_copy_between(queues[1], bufs[1], queues[0], bufs[0])
+
+    else:
+
+        def between():
+            queues[0].finish()
+            cl.enqueue_copy(queues[1], bufs[1], bufs[0]).wait()
+
+    host = np.ones(large, np.uint8)
+
+    def both():
+        events = [cl.enqueue_copy(q, b, host, is_blocking=False) for q, b in zip(queues, bufs)]
+        cl.wait_for_events(events)
+
+    return [
+        harness.Op(names[0], migrate, nbytes=2 * large),
+        harness.Op(names[1], between, nbytes=large),
+        harness.Op(names[2], both, nbytes=2 * large),
+    ]
+
+
+if __name__ == "__main__":
+    harness.main(default_only=["devices"])
