@@ -19,6 +19,8 @@ Operations (``L`` = ``--large-mib``):
   the host to each device at once (aggregate bandwidth).
 """
 
+import threading
+
 import numpy as np
 
 import harness
@@ -48,16 +50,17 @@ def operations(s):
             cl.enqueue_copy(other_queue, dst, host)
 
     ops = [harness.Op("copy %s to another context" % label, across, nbytes=large)]
-    ops.extend(_two_devices(s, label))
+    ops.extend(_two_devices(s, label, src))
     return ops
 
 
-def _two_devices(s, label):
+def _two_devices(s, label, src):
     cl, large = s.cl, s.large
     names = (
         "migrate %s to device 1 and back" % label,
         "copy %s device 0 -> device 1" % label,
         "write %s from the host to each device at once" % label,
+        "copy %s to a context on device 1" % label,
     )
     devices = s.device.platform.get_devices()
     if len(devices) < 2:
@@ -74,27 +77,54 @@ def _two_devices(s, label):
         cl.enqueue_migrate_mem_objects(queues[1], [bufs[0]]).wait()
         cl.enqueue_migrate_mem_objects(queues[0], [bufs[0]]).wait()
 
+    one = np.ones(1, np.uint8)
+    # A one-byte write on device 0 first, so that device 0 holds the only
+    # current copy of the source (NVIDIA keeps a migrated buffer's copy on
+    # each device until one is written).
     if s.is_pycl:
 
         def between():
+            cl.enqueue_copy(queues[0], bufs[0], one)
             cl.enqueue_copy_between(queues[1], bufs[1], queues[0], bufs[0])
 
     else:
 
         def between():
-            queues[0].finish()
+            cl.enqueue_copy(queues[0], bufs[0], one)
             cl.enqueue_copy(queues[1], bufs[1], bufs[0]).wait()
 
     host = np.ones(large, np.uint8)
 
     def both():
-        events = [cl.enqueue_copy(q, b, host, is_blocking=False) for q, b in zip(queues, bufs)]
-        cl.wait_for_events(events)
+        # A blocking write per device, each from its own thread (both
+        # libraries release the GIL while they wait).
+        threads = [threading.Thread(target=cl.enqueue_copy, args=(q, b, host)) for q, b in zip(queues, bufs)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+
+    # One context per device, the usual multi-GPU design.
+    ctx1 = cl.Context([devices[1]])
+    queue1 = cl.CommandQueue(ctx1)
+    dst1 = cl.Buffer(ctx1, mf.READ_WRITE, large)
+    if s.is_pycl:
+
+        def across():
+            cl.enqueue_copy_between(queue1, dst1, s.queue, src)
+
+    else:
+        staging = np.empty(large, np.uint8)
+
+        def across():
+            cl.enqueue_copy(s.queue, staging, src)
+            cl.enqueue_copy(queue1, dst1, staging)
 
     return [
         harness.Op(names[0], migrate, nbytes=2 * large),
         harness.Op(names[1], between, nbytes=large),
         harness.Op(names[2], both, nbytes=2 * large),
+        harness.Op(names[3], across, nbytes=large),
     ]
 
 

@@ -43,9 +43,15 @@ def enqueue_copy_between(
 
     Between two contexts, and between two devices of a context whose devices
     are of a staged type (GPUs and accelerators unless ``pycl.staging`` is
-    configured otherwise), the bytes go through pinned host slots with both
-    devices copying at once. Within one device, or when the devices are not
-    staged, it is the driver's ``clEnqueueCopyBuffer`` on ``dst_queue``.
+    configured otherwise), the bytes go through pinned host slots
+    (``pycl.staging``'s ``between_chunk_bytes`` and ``between_slots``) with
+    both devices copying at once. A blocking copy is driven by the calling
+    thread, which waits for each chunk's read before it enqueues the write (the
+    fast path: NVIDIA's event callbacks cost milliseconds); a non-blocking one
+    is enqueued at once, its chunks ordered by events relayed between the
+    contexts from callbacks, and returns without waiting. Within one device,
+    or when the devices are not staged, it is the driver's
+    ``clEnqueueCopyBuffer`` on ``dst_queue``.
     """
     for name, mem in (("dst", dst), ("src", src)):
         if not isinstance(mem, Buffer):
@@ -64,7 +70,9 @@ def enqueue_copy_between(
             waits.append(enqueue_marker(dst_queue))
         event = _copy_buffer(dst_queue, dst, src, n, src_offset, dst_offset, waits)
     else:
-        src_events, dst_events = _split_wait_for(wait_for, src._ctx_ptr, dst._ctx_ptr, src_queue, dst_queue)
+        src_events, dst_events = _split_wait_for(wait_for, src._ctx_ptr, dst._ctx_ptr)
+        if not is_blocking and (_runs_queues_at_flush(src_queue) or _runs_queues_at_flush(dst_queue)):
+            _settle_for_oclgrind(wait_for or (), src_queue, dst_queue)
         # The shim's reads and writes follow earlier commands by queue order;
         # an out-of-order queue gets a marker (which waits for all of them).
         markers = [
@@ -89,6 +97,7 @@ def enqueue_copy_between(
             ffi.new("cl_event[]", src_events) if src_events else ffi.NULL,
             len(dst_events),
             ffi.new("cl_event[]", dst_events) if dst_events else ffi.NULL,
+            bool(is_blocking),
             out,
         )
         if status:
@@ -103,13 +112,12 @@ def enqueue_copy_between(
     return event
 
 
-def _split_wait_for(wait_for, src_ctx, dst_ctx, src_queue, dst_queue):
+def _split_wait_for(wait_for, src_ctx, dst_ctx):
     """The handles of ``wait_for``'s events of the source context and of the
     destination context (an event of both when they are one)."""
     src_events, dst_events = [], []
     if not wait_for:
         return src_events, dst_events
-    lazy = _runs_queues_at_flush(src_queue) or _runs_queues_at_flush(dst_queue)
     context = ffi.new("cl_context *")
     for event in wait_for:
         if not isinstance(event, Event):
@@ -128,8 +136,6 @@ def _split_wait_for(wait_for, src_ctx, dst_ctx, src_queue, dst_queue):
             raise logic_error(
                 _ROUTINE, "wait_for: %r belongs to neither queue's context" % (event,), lib.CL_INVALID_CONTEXT
             )
-    if lazy:
-        _settle_for_oclgrind(wait_for, src_queue, dst_queue)
     return src_events, dst_events
 
 

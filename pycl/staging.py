@@ -82,6 +82,8 @@ def configure(
     for name, value in counts.items():
         if value is not None and (not isinstance(value, int) or value < 1):
             raise logic_error("staging.configure", "%s must be a positive int, got %r" % (name, value))
+    if between_slots == 1:
+        raise logic_error("staging.configure", "between_slots must be at least 2 (reads run ahead of writes), got 1")
     for name, limit in (("threads", 64), ("between_slots", 1024)):
         if counts[name] is not None and counts[name] > limit:
             raise logic_error("staging.configure", "%s = %d exceeds the limit of %d" % (name, counts[name], limit))

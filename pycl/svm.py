@@ -323,6 +323,7 @@ class SVMPointer:
             raise logic_error(routine, "%r belongs to another context than the queue" % alloc, lib.CL_INVALID_CONTEXT)
         else:
             owner = alloc._live()
+        _check_map_survives(queue, routine)
         count, events = wait_list(wait_for, routine)
         out, out_int = out_cell()
         mapping = _new(_MAPPING_OUT)
@@ -1045,3 +1046,24 @@ def pending_frees(wait=False):
 
 
 # }}}
+
+
+def _check_map_survives(queue, routine):
+    """NVIDIA's OpenCL (CUDA 13.0, driver 580, two H200s) crashes the process
+    in clEnqueueSVMMap on a context of several GPUs, on either device's queue
+    and through PyOpenCL alike (docs/quirks.md); copies and fills of SVM work
+    there. pycl refuses the map instead."""
+    context = queue._context
+    crashes = context._memo.get("svm_map_crashes")
+    if crashes is None:
+        devices = context.devices
+        crashes = context._memo["svm_map_crashes"] = len(devices) > 1 and any(
+            "NVIDIA" in d.platform.name for d in devices
+        )
+    if crashes:
+        raise UnavailableError(
+            routine,
+            lib.PYCL_UNAVAILABLE,
+            "NVIDIA's OpenCL crashes in clEnqueueSVMMap on a context of several devices (docs/quirks.md): "
+            "map from a context of one device, or move the bytes with enqueue_copy",
+        )

@@ -153,7 +153,9 @@ def test_waits_for_a_user_event_of_either_context(pair, gate_in):
     gate = cl.UserEvent(pair.src_ctx if gate_in == "src" else pair.dst_ctx)
     if _lazy(pair.device):
         with pytest.raises(cl.UnavailableError, match="Oclgrind"):
-            cl.enqueue_copy_between(pair.dst_queue, pair.dst, pair.src_queue, pair.src, wait_for=[gate])
+            cl.enqueue_copy_between(
+                pair.dst_queue, pair.dst, pair.src_queue, pair.src, wait_for=[gate], is_blocking=False
+            )
         gate.set_status(cl.command_execution_status.COMPLETE)
         np.testing.assert_array_equal(pair.dst_contents(), pair.dst_host)
         return
@@ -242,8 +244,7 @@ def test_within_one_context_it_is_the_drivers_copy(cq):
 def test_between_devices_of_one_context(multi_ctx_factory, staged):
     """Both ways between two devices of one context, through the driver and
     (with CPUs staged) through the pinned slots."""
-    if staged:
-        staging.configure(device_types=cl.device_type.ALL)
+    staging.configure(device_types=cl.device_type.ALL if staged else 0)
     ctx = multi_ctx_factory()
     first, second = ctx.devices[:2]
     queues = cl.CommandQueue(ctx, first), cl.CommandQueue(ctx, second)
@@ -260,3 +261,10 @@ def test_between_devices_of_one_context(multi_ctx_factory, staged):
         out = np.empty(SIZE, np.uint8)
         cl.enqueue_copy(queue, out, buf, wait_for=[event])
         np.testing.assert_array_equal(out, host)
+
+
+def test_configure_checks_the_slots():
+    with pytest.raises(cl.LogicError, match="between_slots must be at least 2"):
+        staging.configure(between_slots=1)
+    with pytest.raises(cl.LogicError, match="between_chunk_bytes must be a positive int"):
+        staging.configure(between_chunk_bytes=0)

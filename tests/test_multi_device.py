@@ -589,10 +589,16 @@ def test_coarse_grain_svm_across_devices(mq, writer, reader):
     cl.enqueue_copy(qw, out, cl.SVM(b), wait_for=[copy])
     np.testing.assert_array_equal(out, model_b)
     # A map on the reader's queue; the host's writes reach the writer's device.
-    with a.map_rw(qr) as mapped:
-        np.testing.assert_array_equal(mapped, model)
-        mapped[:100] = 0xEE
-        model[:100] = 0xEE
+    if "NVIDIA" in ctx.devices[0].platform.name:
+        # NVIDIA's driver crashes there (docs/quirks.md): pycl refuses.
+        with pytest.raises(cl.UnavailableError, match="clEnqueueSVMMap on a context of several devices"):
+            a.map_rw(qr)
+        cl.enqueue_copy(qr, a, np.full(100, 0xEE, np.uint8))
+    else:
+        with a.map_rw(qr) as mapped:
+            np.testing.assert_array_equal(mapped, model)
+            mapped[:100] = 0xEE
+    model[:100] = 0xEE
     np.testing.assert_array_equal(read(qw, a), model)
     # enqueue_fill on SVM (PyOpenCL's generic fill) on the writer's queue.
     fill = cl.enqueue_fill(qw, cl.SVM(b), np.uint8(0x77), 64)
@@ -693,6 +699,11 @@ def test_svm_pool_blocks_on_both_devices(mq):
     model[:64] = np.frombuffer(np.uint16(0xABCD).tobytes() * 32, np.uint8)
     cl.enqueue_copy(q1, out, b, wait_for=[fill])
     np.testing.assert_array_equal(out, model)
+    if "NVIDIA" in ctx.devices[0].platform.name:
+        # NVIDIA's driver crashes there (docs/quirks.md): pycl refuses.
+        with pytest.raises(cl.UnavailableError, match="clEnqueueSVMMap on a context of several devices"):
+            b.map_ro(q1)
+        return
     with b.map_ro(q1) as mapped:
         np.testing.assert_array_equal(mapped, model)
     q1.finish()
@@ -815,10 +826,14 @@ def test_program_built_for_one_device_only(mq):
         knl(q0, (n,), None, y, x, np.int32(3))
     assert info.value.code == cl.status_code.INVALID_PROGRAM_EXECUTABLE
     np.testing.assert_array_equal(read(q1, y).view(np.int32), 3 * np.arange(n))  # nothing ran
-    # A program made from device 1's binary alone is limited the same way.
-    from_binary = cl.Program(ctx, [ctx.devices[1]], [prg.binaries[prg.devices.index(ctx.devices[1])]]).build()
-    with pytest.raises(cl.LogicError, match="not for the queue's device"):
-        cl.Kernel(from_binary, "axpy")(q0, (n,), None, y, x, np.int32(1))
+    # A program made from device 1's binary alone is limited the same way
+    # (NVIDIA's OpenCL refuses to build it, CL_INVALID_BINARY, through
+    # PyOpenCL too).
+    binary = prg.binaries[prg.devices.index(ctx.devices[1])]
+    if "NVIDIA" not in ctx.devices[0].platform.name:
+        from_binary = cl.Program(ctx, [ctx.devices[1]], [binary]).build()
+        with pytest.raises(cl.LogicError, match="not for the queue's device"):
+            cl.Kernel(from_binary, "axpy")(q0, (n,), None, y, x, np.int32(1))
     # A later build for device 0 alone: device 0 runs it, device 1 is refused.
     again = cl.Program(ctx, KERNELS).build(devices=[ctx.devices[1]])
     again.build(devices=[ctx.devices[0]])
@@ -855,8 +870,16 @@ def test_kernel_on_svm_written_by_the_other_device(mq):
     model = np.random.default_rng(71).random(n).astype(np.float32)
     ary = cl.SVM(cl.csvm_empty(ctx, n, np.float32, queue=q0))
     cl.enqueue_copy(q0, ary, model)
-    first = scale(q1, (n,), None, ary, np.float32(2))
-    second = scale(q0, (n,), None, ary, np.float32(-3), wait_for=[first])
+    try:
+        first = scale(q1, (n,), None, ary, np.float32(2))
+        second = scale(q0, (n,), None, ary, np.float32(-3), wait_for=[first])
+    except cl.LogicError as error:
+        if "NVIDIA" not in ctx.devices[0].platform.name or error.code != cl.status_code.INVALID_KERNEL_ARGS:
+            raise
+        pytest.skip(
+            "NVIDIA's OpenCL (CUDA 13.0) refuses an SVM kernel argument on the first of two GPUs of a context "
+            "with CL_INVALID_KERNEL_ARGS, through PyOpenCL too (docs/quirks.md)"
+        )
     out = np.empty(n, np.float32)
     cl.enqueue_copy(q1, out, ary, wait_for=[second])
     np.testing.assert_array_equal(out, model * np.float32(2) * np.float32(-3))

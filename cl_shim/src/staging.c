@@ -365,21 +365,14 @@ static cl_int gather_waits(cl_context context, cl_uint n_own, const cl_event *ow
     return status;
 }
 
-cl_int pycl_staged_copy_between(struct pycl_stager *s, cl_command_queue src_queue, cl_mem src, size_t src_offset,
-                                cl_command_queue dst_queue, cl_mem dst, size_t dst_offset, size_t size,
-                                cl_uint num_src_events, const cl_event *src_events, cl_uint num_dst_events,
-                                const cl_event *dst_events, cl_event *event)
+/* Non-blocking: everything is enqueued at once, ordered by events, and the
+ * host never waits. */
+static cl_int relayed_copy(struct pycl_stager *s, cl_command_queue src_queue, cl_context src_context, cl_mem src,
+                           size_t src_offset, cl_command_queue dst_queue, cl_context dst_context, cl_mem dst,
+                           size_t dst_offset, size_t size, cl_uint num_src_events, const cl_event *src_events,
+                           cl_uint num_dst_events, const cl_event *dst_events, cl_event *event)
 {
-    if (!s || !src_queue || !src || !dst_queue || !dst || !event)
-        return CL_INVALID_VALUE;
-    cl_context src_context, dst_context;
-    cl_int status = queue_context(src_queue, &src_context);
-    if (status == CL_SUCCESS)
-        status = queue_context(dst_queue, &dst_context);
-    if (status != CL_SUCCESS)
-        return status;
-    if (src_context != s->context)
-        return CL_INVALID_CONTEXT;
+    cl_int status;
     size_t chunks = (size + s->chunk - 1) / s->chunk;
     cl_uint n_waits = num_src_events + num_dst_events; /* at most */
     cl_event *writes = calloc(chunks ? chunks : 1, sizeof *writes);
@@ -465,4 +458,114 @@ cl_int pycl_staged_copy_between(struct pycl_stager *s, cl_command_queue src_queu
     free(waits);
     free(scratch);
     return status;
+}
+
+static cl_int enqueue_chunk_read(struct pycl_stager *s, cl_command_queue queue, cl_mem src, size_t src_offset,
+                                 size_t size, size_t chunk, cl_uint num_events, const cl_event *events,
+                                 cl_event *read)
+{
+    size_t offset = chunk * s->chunk;
+    size_t n = size - offset < s->chunk ? size - offset : s->chunk;
+    return pycl_enqueue_read_buffer(queue, src, CL_FALSE, src_offset + offset, n, s->slots[chunk % s->count].host,
+                                    num_events, num_events ? events : NULL, read);
+}
+
+/* Blocking: the calling thread drives the pipeline, waiting for each read
+ * before it enqueues the chunk's write, and for a write before its slot is
+ * read into again; no event crosses a context. Reads run up to `slots` - 1
+ * chunks ahead of the writes, so both devices copy at once. Measured on an
+ * H100 with two contexts: relayed events, set from callbacks, cost about
+ * 4 ms per 8 MiB chunk there (2-4.5 GB/s). */
+static cl_int driven_copy(struct pycl_stager *s, cl_command_queue src_queue, cl_mem src, size_t src_offset,
+                          cl_command_queue dst_queue, cl_mem dst, size_t dst_offset, size_t size,
+                          cl_uint num_src_events, const cl_event *src_events, cl_uint num_dst_events,
+                          const cl_event *dst_events, cl_event *event)
+{
+    size_t chunks = (size + s->chunk - 1) / s->chunk;
+    cl_event *reads = calloc(chunks ? chunks : 1, sizeof *reads);
+    cl_event *writes = calloc(chunks ? chunks : 1, sizeof *writes);
+    if (!reads || !writes) {
+        free(reads);
+        free(writes);
+        return CL_OUT_OF_HOST_MEMORY;
+    }
+    /* The destination context's events are waited for here: the reads
+     * cannot wait for them on the device. */
+    cl_int status = num_dst_events ? pycl_event_wait(num_dst_events, dst_events) : CL_SUCCESS;
+    pthread_mutex_lock(&s->busy_lock);
+    /* Slots still in use by an earlier non-blocking copy. */
+    for (cl_uint i = 0; i < s->count && status == CL_SUCCESS; ++i) {
+        if (s->slots[i].busy) {
+            status = pycl_event_wait(1, &s->slots[i].busy);
+            release_event(s->slots[i].busy);
+            s->slots[i].busy = NULL;
+        }
+    }
+    size_t reads_made = 0, writes_made = 0;
+    for (; reads_made < chunks && reads_made < s->count && status == CL_SUCCESS; ++reads_made)
+        status = enqueue_chunk_read(s, src_queue, src, src_offset, size, reads_made, num_src_events, src_events,
+                                    &reads[reads_made]);
+    pycl_queue_flush(src_queue);
+    for (; writes_made < chunks && status == CL_SUCCESS; ++writes_made) {
+        size_t i = writes_made;
+        status = pycl_event_wait(1, &reads[i]);
+        if (status != CL_SUCCESS)
+            break;
+        size_t offset = i * s->chunk;
+        size_t n = size - offset < s->chunk ? size - offset : s->chunk;
+        status = pycl_enqueue_write_buffer(dst_queue, dst, CL_FALSE, dst_offset + offset, n,
+                                           s->slots[i % s->count].host, 0, NULL, &writes[i]);
+        if (status != CL_SUCCESS)
+            break;
+        pycl_queue_flush(dst_queue);
+        /* The previous chunk's slot is read into again once its write is done. */
+        if (i > 0 && reads_made < chunks) {
+            status = pycl_event_wait(1, &writes[i - 1]);
+            if (status == CL_SUCCESS)
+                status = enqueue_chunk_read(s, src_queue, src, src_offset, size, reads_made, num_src_events,
+                                            src_events, &reads[reads_made]);
+            if (status == CL_SUCCESS)
+                ++reads_made;
+            pycl_queue_flush(src_queue);
+        }
+    }
+    /* Every slot is free again when this returns: the writes are waited for. */
+    cl_int waited = writes_made ? pycl_event_wait((cl_uint)writes_made, writes) : CL_SUCCESS;
+    if (reads_made > writes_made)
+        pycl_event_wait((cl_uint)(reads_made - writes_made), reads + writes_made);
+    pthread_mutex_unlock(&s->busy_lock);
+    if (status == CL_SUCCESS)
+        status = waited;
+    if (status == CL_SUCCESS)
+        status = pycl_enqueue_marker(dst_queue, 0, NULL, event);
+    release_events((cl_uint)reads_made, reads);
+    release_events((cl_uint)writes_made, writes);
+    free(reads);
+    free(writes);
+    return status;
+}
+
+cl_int pycl_staged_copy_between(struct pycl_stager *s, cl_command_queue src_queue, cl_mem src, size_t src_offset,
+                                cl_command_queue dst_queue, cl_mem dst, size_t dst_offset, size_t size,
+                                cl_uint num_src_events, const cl_event *src_events, cl_uint num_dst_events,
+                                const cl_event *dst_events, int blocking, cl_event *event)
+{
+    if (!s || !src_queue || !src || !dst_queue || !dst || !event)
+        return CL_INVALID_VALUE;
+    cl_context src_context, dst_context;
+    cl_int status = queue_context(src_queue, &src_context);
+    if (status == CL_SUCCESS)
+        status = queue_context(dst_queue, &dst_context);
+    if (status != CL_SUCCESS)
+        return status;
+    if (src_context != s->context)
+        return CL_INVALID_CONTEXT;
+    if (blocking) {
+        if (s->count < 2)
+            return CL_INVALID_VALUE; /* reads run ahead into another slot */
+        return driven_copy(s, src_queue, src, src_offset, dst_queue, dst, dst_offset, size, num_src_events,
+                           src_events, num_dst_events, dst_events, event);
+    }
+    return relayed_copy(s, src_queue, src_context, src, src_offset, dst_queue, dst_context, dst, dst_offset, size,
+                        num_src_events, src_events, num_dst_events, dst_events, event);
 }

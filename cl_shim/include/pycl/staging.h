@@ -31,13 +31,15 @@ cl_int pycl_staged_read(struct pycl_stager *stager, cl_command_queue queue, cl_m
 /* Copy `size` bytes of `src` (from `src_offset`, on `src_queue`) into `dst`
  * (at `dst_offset`, on `dst_queue`) through the stager's slots, which must be
  * of `src_queue`'s context; `dst_queue` may be of another context or device.
- * Never waits on the host: each chunk is read into a slot on `src_queue` and
- * written from it on `dst_queue`, so both devices copy at once. The reads
- * wait for `src_events` (of the source context), the writes for
- * `dst_events` (of the destination context). `*event` (required; of the
- * destination context) completes when every byte is in `dst`, or fails with
- * the first failed chunk's status. */
+ * Each chunk is read into a slot on `src_queue` and written from it on
+ * `dst_queue`, so both devices copy at once. The reads wait for `src_events`
+ * (of the source context) and for `dst_events` (of the destination
+ * context). `blocking`: the calling thread drives the chunks and returns
+ * when every byte is in `dst`; else everything is enqueued at once, ordered
+ * by events relayed between the contexts, and the host never waits. `*event`
+ * (required; of the destination context) completes when every byte is in
+ * `dst`, or fails with the first failed chunk's status. */
 cl_int pycl_staged_copy_between(struct pycl_stager *stager, cl_command_queue src_queue, cl_mem src, size_t src_offset,
                                 cl_command_queue dst_queue, cl_mem dst, size_t dst_offset, size_t size,
                                 cl_uint num_src_events, const cl_event *src_events, cl_uint num_dst_events,
-                                const cl_event *dst_events, cl_event *event);
+                                const cl_event *dst_events, int blocking, cl_event *event);
