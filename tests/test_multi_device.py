@@ -593,7 +593,7 @@ def test_coarse_grain_svm_across_devices(mq, writer, reader):
         # NVIDIA's driver crashes there (docs/quirks.md): pycl refuses.
         with pytest.raises(cl.UnavailableError, match="clEnqueueSVMMap on a context of several devices"):
             a.map_rw(qr)
-        cl.enqueue_copy(qr, a, np.full(100, 0xEE, np.uint8))
+        cl.enqueue_copy(qr, a, np.full(100, 0xEE, np.uint8), byte_count=100)
     else:
         with a.map_rw(qr) as mapped:
             np.testing.assert_array_equal(mapped, model)
@@ -610,6 +610,10 @@ def test_coarse_grain_svm_across_devices(mq, writer, reader):
         moved = cl.enqueue_svm_migratemem(qr, [a, cl.SVM(b)], 0)
     except cl.UnavailableError as error:
         pytest.skip("the driver has no clEnqueueSVMMigrateMem: %s" % error)
+    except cl.LogicError as error:
+        if "NVIDIA" not in ctx.devices[0].platform.name or error.code != cl.status_code.INVALID_VALUE:
+            raise
+        pytest.skip("NVIDIA's OpenCL (CUDA 13.0) refuses clEnqueueSVMMigrateMem between two GPUs: CL_INVALID_VALUE")
     cl.enqueue_copy(qr, out, a, wait_for=[moved])
     np.testing.assert_array_equal(out, model)
     cl.enqueue_copy(qr, out, cl.SVM(b))
@@ -846,7 +850,9 @@ def test_program_built_for_one_device_only(mq):
     sizes = again.get_info(cl.program_info.BINARY_SIZES)
     binaries = again.binaries
     assert len(sizes) == len(binaries) == len(again.devices)
-    assert sizes[1] == 0 and binaries[1] == b"" and sizes[0] == len(binaries[0]) > 0
+    assert sizes[0] == len(binaries[0]) > 0 and sizes[1] == len(binaries[1])
+    if "NVIDIA" not in ctx.devices[0].platform.name:  # NVIDIA keeps the earlier build's binary
+        assert sizes[1] == 0 and binaries[1] == b""
     # A build for every device lifts the limit. OpenCL refuses to build a
     # program with kernels attached: release the kernel, and collect its
     # events (PyPy collects late).
