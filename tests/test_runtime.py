@@ -268,6 +268,28 @@ def test_callback_runs_on_its_own_thread_and_may_call_opencl(ctx_factory):
     np.testing.assert_array_equal(seen["data"], data)
 
 
+@pytest.mark.parametrize("kind", ["command", "user"])
+def test_callback_on_an_event_already_complete(ctx_factory, kind):
+    """The specification calls a callback set on an event that has already
+    reached the status; Oclgrind 21.10 never does (docs/quirks.md)."""
+    ctx = ctx_factory()
+    queue = cl.CommandQueue(ctx)
+    if kind == "user":
+        event = cl.UserEvent(ctx)
+        event.set_status(cl.command_execution_status.COMPLETE)
+    else:
+        buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 64)
+        event = cl.enqueue_fill_buffer(queue, buf, np.uint8(1), 0, 64)
+        queue.finish()
+    assert event.command_execution_status == cl.command_execution_status.COMPLETE
+    seen = []
+    called = threading.Event()
+    for status in (cl.command_execution_status.SUBMITTED, cl.command_execution_status.COMPLETE):
+        event.set_callback(status, lambda s: (seen.append(s), len(seen) == 2 and called.set()))
+    assert called.wait(30), "callbacks seen: %r" % seen
+    assert sorted(seen) == [cl.command_execution_status.COMPLETE, cl.command_execution_status.SUBMITTED]
+
+
 def test_wait_for_must_hold_events(ctx_factory):
     queue = cl.CommandQueue(ctx_factory())
     with pytest.raises(TypeError, match="wait_for must be a sequence of pycl.Event"):
