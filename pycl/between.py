@@ -15,7 +15,7 @@ from pycl._lib import ffi, lib
 from pycl import staging as _staging
 from pycl import constants as _constants
 from pycl.errors import UnavailableError, check, logic_error
-from pycl.event import Event, enqueue_marker, out_cell, take_event
+from pycl.event import Event, enqueue_marker, event_context_ptr, out_cell, take_event
 from pycl.memory import Buffer
 from pycl.transfer import _copy_buffer, copy_extent, mem_handle, queue_handle
 
@@ -118,16 +118,11 @@ def _split_wait_for(wait_for, src_ctx, dst_ctx):
     src_events, dst_events = [], []
     if not wait_for:
         return src_events, dst_events
-    context = ffi.new("cl_context *")
     for event in wait_for:
         if not isinstance(event, Event):
             raise TypeError("%s: wait_for must be a sequence of pycl.Event, got %r" % (_ROUTINE, wait_for))
         handle = event._live()
-        check(
-            lib.pycl_event_get_info(handle, lib.CL_EVENT_CONTEXT, ffi.sizeof(context[0]), context, ffi.NULL),
-            "clGetEventInfo",
-        )
-        owner = int(ffi.cast("intptr_t", context[0]))
+        owner = event_context_ptr(handle)
         if owner == src_ctx:
             src_events.append(handle)
         elif owner == dst_ctx:

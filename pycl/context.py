@@ -101,41 +101,21 @@ def _not_found(routine, what, answer, items):
     )
 
 
-def _pick_platform(platforms, answer):
-    """PyOpenCL's rule: an index in range, else the *last* platform whose
-    name holds ``answer`` (case-insensitive); '' is the first."""
-    if not answer:
-        return platforms[0]
+def _pick(items, answer, what, last):
+    """PyOpenCL's rule: an index in range, else the first item whose name
+    holds ``answer`` (case-insensitive), or the last one if ``last`` (its
+    rule for platforms)."""
     try:
         index = int(answer)
     except ValueError:
         pass
     else:
-        if 0 <= index < len(platforms):
-            return platforms[index]
-    found = None
-    for platform in platforms:
-        if answer.lower() in platform.name.lower():
-            found = platform
-    if found is None:
-        raise _not_found("choose_devices", "platform", answer, platforms)
-    return found
-
-
-def _pick_device(devices, answer):
-    """PyOpenCL's rule: an index in range, else the first device whose name
-    holds ``answer`` (case-insensitive)."""
-    try:
-        index = int(answer)
-    except ValueError:
-        pass
-    else:
-        if 0 <= index < len(devices):
-            return devices[index]
-    for device in devices:
-        if answer.lower() in device.name.lower():
-            return device
-    raise _not_found("choose_devices", "device", answer, devices)
+        if 0 <= index < len(items):
+            return items[index]
+    matches = [item for item in items if answer.lower() in item.name.lower()]
+    if not matches:
+        raise _not_found("choose_devices", what, answer, items)
+    return matches[-1] if last else matches[0]
 
 
 def choose_devices(interactive=None, answers=None):
@@ -190,7 +170,8 @@ def choose_devices(interactive=None, answers=None):
         say("Choose platform:")
         for i, platform in enumerate(platforms):
             say("[%d] %s" % (i, platform.name))
-    platform = _pick_platform(platforms, ask("Choice [0]:"))
+    answer = ask("Choice [0]:")
+    platform = _pick(platforms, answer, "platform", last=True) if answer else platforms[0]
 
     devices = platform.get_devices()
     if not devices:
@@ -203,7 +184,9 @@ def choose_devices(interactive=None, answers=None):
             for i, device in enumerate(devices):
                 say("[%d] %s" % (i, device.name))
         answer = ask("Choice, comma-separated [0]:")
-        devices = [devices[0]] if not answer else [_pick_device(devices, part) for part in answer.split(",")]
+        devices = (
+            [devices[0]] if not answer else [_pick(devices, part, "device", last=False) for part in answer.split(",")]
+        )
 
     if typed:
         say(

@@ -124,19 +124,6 @@ def _reached_without_callback(handle, wanted):
     """On drivers that never call a callback set on an event that has
     already reached the status (Oclgrind 21.10, docs/quirks.md): the status
     to call it with now, else None (the driver will call it)."""
-    context = ffi.new("cl_context *")
-    check(
-        lib.pycl_event_get_info(handle, lib.CL_EVENT_CONTEXT, ffi.sizeof(context[0]), context, ffi.NULL),
-        "clGetEventInfo",
-    )
-    from pycl.context import Context  # pycl.context imports this module
-
-    platform = Context.from_int_ptr(int(ffi.cast("intptr_t", context[0]))).devices[0].platform
-    late = _no_late_callbacks.get(platform.int_ptr)
-    if late is None:
-        late = _no_late_callbacks[platform.int_ptr] = platform.name == "Oclgrind"
-    if not late:
-        return None
     state = ffi.new("cl_int *")
     check(
         lib.pycl_event_get_info(handle, lib.CL_EVENT_COMMAND_EXECUTION_STATUS, ffi.sizeof("cl_int"), state, ffi.NULL),
@@ -144,7 +131,25 @@ def _reached_without_callback(handle, wanted):
     )
     if state[0] > wanted:
         return None
+    from pycl.context import Context  # pycl.context imports this module
+
+    platform = Context.from_int_ptr(event_context_ptr(handle)).devices[0].platform
+    late = _no_late_callbacks.get(platform.int_ptr)
+    if late is None:
+        late = _no_late_callbacks[platform.int_ptr] = platform.name == "Oclgrind"
+    if not late:
+        return None
     return state[0] if state[0] < 0 else wanted
+
+
+def event_context_ptr(handle):
+    """The address of the context of the event ``handle`` (a ``cl_event``)."""
+    context = ffi.new("cl_context *")
+    check(
+        lib.pycl_event_get_info(handle, lib.CL_EVENT_CONTEXT, ffi.sizeof(context[0]), context, ffi.NULL),
+        "clGetEventInfo",
+    )
+    return int(ffi.cast("intptr_t", context[0]))
 
 
 # Platform handle (valid for the process) -> whether its driver never calls

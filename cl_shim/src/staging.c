@@ -259,13 +259,14 @@ cl_int pycl_staged_read(struct pycl_stager *s, cl_command_queue queue, cl_mem sr
 /* Copies between two queues (two devices of a context, or two contexts).
  *
  * Chunk i is read on the source queue into slot i % slots and written from
- * it on the destination queue; the read of chunk i + slots waits for the
- * write of chunk i. Everything is enqueued at once and the host never
- * waits: both devices' copy engines work at the same time, each at its
- * pinned-memory rate. Events cannot cross contexts, so between two contexts
- * an event is relayed: a callback on it sets a user event of the other
- * context. A slot's `busy` event always belongs to the stager's context,
- * which is the source queue's. */
+ * it on the destination queue; a slot is read into again only after the
+ * write of its previous chunk, and both devices' copy engines work at once,
+ * each at its pinned-memory rate. Blocking copies are driven by the calling
+ * thread (driven_copy). Non-blocking ones are enqueued at once and the host
+ * never waits (relayed_copy): events cannot cross contexts, so between two
+ * contexts an event is relayed, a callback on it setting a user event of the
+ * other context. A slot's `busy` event always belongs to the stager's
+ * context, which is the source queue's. */
 
 /* Completes `user_data` (a user event) as `event` completed, or with its
  * error, then drops the reference the relay held. */
