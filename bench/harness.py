@@ -244,7 +244,7 @@ def _pick(items, answer, text, what):
 def _embedded_default(cl):
     """The first device of the pip PoCL (pycl's embedded default device), if
     the loader found one in a pip package's folder."""
-    from pycl import loader
+    from pycl import _loader as loader
 
     folders = loader.pip_icd_folders()
     report = loader.report().splitlines()

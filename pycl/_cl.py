@@ -14,4 +14,4 @@ from pycl.pipe import Pipe  # noqa: F401
 from pycl.svm import SVM, SVMAllocation, SVMPointer  # noqa: F401
 from pycl.allocator import AllocatorBase, DeferredAllocator, ImmediateAllocator, SVMAllocator  # noqa: F401
 from pycl.pool import MemoryPool, PooledBuffer, PooledSVM, SVMPool  # noqa: F401
-from pycl.testpool import _TestMemoryPool  # noqa: F401
+from pycl._testpool import _TestMemoryPool  # noqa: F401

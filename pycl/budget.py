@@ -43,7 +43,7 @@ import re
 import sys
 
 from pycl._lib import lib
-from pycl import wards as _wards
+from pycl import _wards
 from pycl.errors import logic_error
 
 __all__ = ["configure", "settings", "stats", "collect"]

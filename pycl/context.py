@@ -5,9 +5,9 @@ import sys
 
 from pycl._lib import ffi, lib
 from pycl import constants as _constants
-from pycl import info as _info
+from pycl import _info
 from pycl.errors import check, logic_error, LogicError, RuntimeError
-from pycl.handle import Handle
+from pycl._handle import Handle
 from pycl.platform import Device, Platform, get_platforms
 
 __all__ = ["Context", "create_some_context", "choose_devices", "get_test_platforms_and_devices"]

@@ -5,10 +5,10 @@ import threading
 import warnings
 
 from pycl._lib import ffi, lib
-from pycl import info as _info
+from pycl import _info
 from pycl.errors import check
-from pycl.handle import Handle, out_cell
-from pycl import wards as _wards
+from pycl._handle import Handle, out_cell
+from pycl import _wards
 from pycl.queue import enqueue_handle
 
 __all__ = [

@@ -47,11 +47,11 @@ from pycl._lib import ffi, lib
 from pycl import budget as _budget
 from pycl import cltypes as _cltypes
 from pycl import constants as _constants
-from pycl import info as _info
-from pycl import wards as _wards
+from pycl import _info
+from pycl import _wards
 from pycl.errors import UnavailableError, check, logic_error
 from pycl.event import Event, out_cell, take_event, wait_list
-from pycl.hostbuf import describe, host_bytes
+from pycl._hostbuf import describe, host_bytes
 from pycl.mapping import MemoryMap, _check_map_flags, _dtype as _map_dtype
 from pycl.memory import ALLOCATION_FAILURES, MemoryObject, array_interface, check_flags, register_mem_class
 from pycl.transfer import (
@@ -61,11 +61,9 @@ from pycl.transfer import (
     _marker,
     _nanny,
     _nanny_marker,
-    mem_handle,
-    queue_handle,
     register_route,
-    size_value,
 )
+from pycl._args import mem_handle, queue_handle, size_value
 
 __all__ = [
     "ImageFormat",

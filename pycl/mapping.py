@@ -29,11 +29,11 @@ rule holds: do not use it after the map's ``release()``.
 from pycl._lib import ffi, lib
 from pycl import budget as _budget
 from pycl import constants as _constants
-from pycl import wards as _wards
+from pycl import _wards
 from pycl.errors import check, logic_error
 from pycl.event import Event, out_cell, take_event, wait_list
 from pycl.memory import MemoryObject, array_interface, array_layout
-from pycl.transfer import mem_handle, queue_handle, size_value
+from pycl._args import mem_handle, queue_handle, size_value
 
 import numpy as np
 

@@ -22,10 +22,10 @@ import numpy as np
 from pycl._lib import ffi, lib
 from pycl import budget as _budget
 from pycl import constants as _constants
-from pycl import info as _info
+from pycl import _info
 from pycl.errors import check, error_for, logic_error
-from pycl.handle import Handle, out_cell
-from pycl.hostbuf import describe, host_bytes
+from pycl._handle import Handle, out_cell
+from pycl._hostbuf import describe, host_bytes
 
 __all__ = ["MemoryObject", "Buffer", "register_mem_class"]
 

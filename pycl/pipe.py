@@ -9,10 +9,10 @@ any C call (a 3.0 driver would answer with a bare ``CL_INVALID_OPERATION``).
 from pycl._lib import ffi, lib
 from pycl import budget as _budget
 from pycl import constants as _constants
-from pycl import info as _info
+from pycl import _info
 from pycl.errors import UnavailableError, check, logic_error
 from pycl.memory import ALLOCATION_FAILURES, MemoryObject, check_flags, register_mem_class
-from pycl.transfer import size_value
+from pycl._args import size_value
 
 __all__ = ["Pipe"]
 

@@ -5,10 +5,10 @@ import warnings
 
 from pycl._lib import ffi, lib
 from pycl import constants as _constants
-from pycl import info as _info
+from pycl import _info
 from pycl.errors import UnavailableError, check
-from pycl.handle import Handle
-from pycl.loader import platform_handles
+from pycl._handle import Handle
+from pycl._loader import platform_handles
 
 __all__ = ["Platform", "Device", "get_platforms"]
 

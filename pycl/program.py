@@ -7,32 +7,16 @@ import numpy as np
 
 from pycl._lib import ffi, lib
 from pycl import constants as _constants
-from pycl import info as _info
+from pycl import _info
 from pycl.errors import RuntimeError, UnavailableError, caller_stacklevel, check, error_for, logic_error
 from pycl.event import event_from, wait_list
-from pycl.handle import Handle
+from pycl._handle import Handle
 from pycl.platform import Device
 from pycl.queue import enqueue_handle
+from pycl._capture_call import capture_kernel_call
+from pycl._kernel_args import LocalMemory, work_sizes
 
 __all__ = ["Program", "Kernel", "LocalMemory", "RepeatedKernelRetrieval", "enqueue_nd_range_kernel"]
-
-
-class LocalMemory:
-    """A ``__local`` kernel argument of ``size`` bytes."""
-
-    __slots__ = ("size",)
-
-    def __init__(self, size):
-        if not isinstance(size, int) or size <= 0:
-            raise logic_error("LocalMemory", "size must be a positive int, got %r" % (size,))
-        self.size = size
-
-    @property
-    def nbytes(self):
-        return self.size
-
-    def _set_kernel_arg(self, kernel, index):
-        return lib.pycl_kernel_set_arg(kernel, index, self.size, ffi.NULL)
 
 
 def _build_options(options):
@@ -377,9 +361,7 @@ class Kernel(Handle):
 
     def capture_call(self, output_file, queue, global_size, local_size, *args, **kwargs):
         """Write a standalone script that repeats this call with the arguments
-        as they are now (``pycl.capture_call.capture_kernel_call``)."""
-        from pycl.capture_call import capture_kernel_call
-
+        as they are now (``pycl._capture_call.capture_kernel_call``)."""
         return capture_kernel_call(self, output_file, queue, global_size, local_size, *args, **kwargs)
 
     def __call__(self, queue, global_size, local_size, *args, **kwargs):
@@ -401,19 +383,6 @@ class Kernel(Handle):
         )
 
 
-def _sizes(value, name, dims=None):
-    if isinstance(value, int):
-        value = (value,)
-    value = tuple(value)
-    if not 1 <= len(value) <= 3 or not all(isinstance(v, (int, np.integer)) and v >= 0 for v in value):
-        raise logic_error("enqueue_nd_range_kernel", "%s must be 1 to 3 non-negative ints, got %r" % (name, value))
-    if dims is not None and len(value) != dims:
-        raise logic_error(
-            "enqueue_nd_range_kernel", "%s has %d dimensions but global_work_size has %d" % (name, len(value), dims)
-        )
-    return tuple(int(v) for v in value)
-
-
 def enqueue_nd_range_kernel(
     queue,
     kernel,
@@ -430,14 +399,14 @@ def enqueue_nd_range_kernel(
     there too)."""
     from pycl.event import enqueue_marker
 
-    global_size = _sizes(global_work_size, "global_work_size")
+    global_size = work_sizes(global_work_size, "global_work_size")
     dims = len(global_size)
-    local_size = None if local_work_size is None else _sizes(local_work_size, "local_work_size", dims)
+    local_size = None if local_work_size is None else work_sizes(local_work_size, "local_work_size", dims)
     if g_times_l:
         if local_size is None:
             raise logic_error("enqueue_nd_range_kernel", "g_times_l needs a local_work_size")
         global_size = tuple(g * n for g, n in zip(global_size, local_size))
-    offset = None if global_work_offset is None else _sizes(global_work_offset, "global_work_offset", dims)
+    offset = None if global_work_offset is None else work_sizes(global_work_offset, "global_work_offset", dims)
     kernel._check_args_alive()
     program = kernel._program
     if program is not None and program._built_for is not None:

@@ -4,11 +4,11 @@ import warnings
 
 from pycl._lib import ffi, lib
 from pycl import constants as _constants
-from pycl import info as _info
+from pycl import _info
 from pycl.errors import caller_stacklevel, check, logic_error
-from pycl.handle import Handle
+from pycl._handle import Handle
 from pycl.platform import Device, get_platforms
-from pycl import wards as _wards
+from pycl import _wards
 
 __all__ = ["CommandQueue", "CommandQueueUsedAfterExit"]
 

@@ -13,9 +13,9 @@ import numpy as np
 
 from pycl._lib import ffi, lib
 from pycl import constants as _constants
-from pycl import info as _info
+from pycl import _info
 from pycl.errors import check, logic_error
-from pycl.handle import Handle, out_cell
+from pycl._handle import Handle, out_cell
 
 __all__ = ["Sampler"]
 

@@ -29,6 +29,7 @@ from pycl._lib import ffi, lib
 from pycl import budget as _budget
 from pycl import constants as _constants
 from pycl.errors import check, logic_error
+from pycl.mapping import MemoryMap
 
 __all__ = ["configure", "settings"]
 
@@ -160,8 +161,6 @@ def _threads_for(device, threads):
 
 def _is_pinned(host):
     """True for arrays over pinned memory (a mapped ALLOC_HOST_PTR buffer)."""
-    from pycl.mapping import MemoryMap
-
     obj = host
     for _ in range(8):  # views of views ... of a pinned array
         if isinstance(obj, MemoryMap):

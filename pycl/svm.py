@@ -54,12 +54,13 @@ from pycl._lib import ffi, lib
 from pycl import budget as _budget
 from pycl import constants as _constants
 from pycl import transfer as _transfer
-from pycl import wards as _wards
+from pycl._args import queue_handle, size_value
+from pycl import _wards
 from pycl.context import Context
 from pycl.errors import LogicError, MemoryError, UnavailableError, check, logic_error
 from pycl.event import Event, NannyEvent, out_cell, take_event, wait_list
-from pycl.handle import Handle
-from pycl.hostbuf import describe, host_bytes
+from pycl._handle import Handle
+from pycl._hostbuf import describe, host_bytes
 from pycl.memory import array_interface, array_layout
 from pycl.queue import CommandQueue
 
@@ -184,7 +185,7 @@ def _check_context_svm(context, flags, routine):
 
 def _svm_queue(queue, routine, need=(2, 0)):
     """The live handle of ``queue``, whose device must support SVM."""
-    handle = _transfer.queue_handle(queue, routine)
+    handle = queue_handle(queue, routine)
     _device_svm(queue._device, routine, need)
     return handle
 
@@ -747,7 +748,7 @@ class SVMMap:
         mapping = self._mapping
         if mapping is None:
             raise logic_error(routine, "this SVMMap was already released (unmapped)")
-        q = ffi.NULL if queue is None else _transfer.queue_handle(queue, routine)
+        q = ffi.NULL if queue is None else queue_handle(queue, routine)
         count, events = wait_list(wait_for, routine)
         status = _svm_unmap(mapping, q, count, events, out)
         if status:
@@ -884,7 +885,7 @@ def _enqueue_svm_memcpy(queue, dest, src, byte_count=None, is_blocking=True, wai
         else:
             n = src_size
     else:
-        n = _transfer.size_value(byte_count, "byte_count", routine)
+        n = size_value(byte_count, "byte_count", routine)
         for size, name in ((src_size, "src"), (dst_size, "dest")):
             if size is not None and n > size:
                 raise logic_error(routine, "byte_count = %d is larger than %s (%d bytes)" % (n, name, size))
@@ -942,7 +943,7 @@ def enqueue_svm_memfill(queue, dest, pattern, byte_count=None, wait_for=None):
             raise logic_error(routine, "the size of dest is unknown: pass byte_count")
         n = size
     else:
-        n = _transfer.size_value(byte_count, "byte_count", routine)
+        n = size_value(byte_count, "byte_count", routine)
         if size is not None and n > size:
             raise logic_error(routine, "byte_count = %d is larger than dest (%d bytes)" % (n, size))
     if n % p:

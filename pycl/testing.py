@@ -17,8 +17,10 @@ import warnings
 
 import pytest
 
-import pycl
-from pycl.context import get_test_platforms_and_devices
+from pycl.context import Context, get_test_platforms_and_devices
+from pycl.errors import Error
+from pycl.platform import Device, get_platforms
+from pycl.program import Kernel, Program
 
 __all__ = [
     "ContextFactory",
@@ -37,7 +39,7 @@ class ContextFactory:
         self.device = device
 
     def __call__(self):
-        return pycl.Context([self.device])
+        return Context([self.device])
 
     def __str__(self):
         return "<context factory for %s on %s>" % (self.device.name, self.device.platform.name)
@@ -52,7 +54,7 @@ class MultiContextFactory:
         self.devices = list(devices)
 
     def __call__(self):
-        return pycl.Context(self.devices)
+        return Context(self.devices)
 
     def __str__(self):
         return "<context factory for %d devices of %s>" % (len(self.devices), self.platform.name)
@@ -112,7 +114,7 @@ def _parametrize_multi(metafunc, selection):
             ids=["no-platform"],
         )
         return
-    platforms = pycl.get_platforms()
+    platforms = get_platforms()
     names = [p.name.replace(" ", "_") for p, _ in selection]
     ids = [
         "%s#%d" % (name, platforms.index(p)) if names.count(name) > 1 else name
@@ -171,11 +173,11 @@ _KERNEL_PROBE = "__kernel void pycl_probe(__global int *x) { x[get_global_id(0)]
 
 @functools.lru_cache(maxsize=None)
 def _compile_problem_by_ptr(device_ptr):
-    device = pycl.Device.from_int_ptr(device_ptr)
-    context = pycl.Context([device])
+    device = Device.from_int_ptr(device_ptr)
+    context = Context([device])
     try:
-        pycl.Kernel(pycl.Program(context, _KERNEL_PROBE).build(), "pycl_probe")
-    except pycl.Error as error:
+        Kernel(Program(context, _KERNEL_PROBE).build(), "pycl_probe")
+    except Error as error:
         return str(error)
     finally:
         context.release()

@@ -3,7 +3,7 @@ memoization and the pytest device parametrisation."""
 
 from pycl.context import get_test_platforms_and_devices
 from pycl.allocator import AllocatorBase, DeferredAllocator, ImmediateAllocator, SVMAllocator
-from pycl.memoize import clear_first_arg_caches, first_arg_dependent_memoize
+from pycl._memoize import clear_first_arg_caches, first_arg_dependent_memoize
 from pycl.pool import MemoryPool, PooledBuffer, PooledSVM, SVMPool
 from pycl.program import is_spirv
 from pycl.version import get_cl_header_version

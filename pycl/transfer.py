@@ -22,18 +22,18 @@ refuses empty rect regions).
 
 import warnings
 
-import numpy as np
 
 from pycl._lib import ffi, lib
 from pycl import constants as _constants
 from pycl import staging as _staging
-from pycl import wards as _wards
+from pycl import _wards
 from pycl.errors import UnavailableError, check, logic_error
 from pycl.event import Event, NannyEvent, out_cell, take_event, wait_list
-from pycl.hostbuf import describe, host_bytes
+from pycl._hostbuf import describe, host_bytes
 from pycl.memory import MemoryObject
 from pycl.platform import Platform
-from pycl.queue import CommandQueue, enqueue_handle
+from pycl.queue import CommandQueue
+from pycl._args import SIZE_LIMIT, mem_handle, queue_handle, size_value
 
 __all__ = [
     "enqueue_copy",
@@ -49,44 +49,9 @@ __all__ = [
 _mf = _constants.mem_flags
 _NO_HOST_READ = _mf.HOST_WRITE_ONLY | _mf.HOST_NO_ACCESS
 _NO_HOST_WRITE = _mf.HOST_READ_ONLY | _mf.HOST_NO_ACCESS
-_SIZE_LIMIT = (1 << 63) - 1  # the largest offset or pitch pycl passes on
 
 
 # {{{ checks shared by the routes
-
-
-def queue_handle(queue, routine):
-    """The live handle of ``queue``, which must be a CommandQueue."""
-    if type(queue) is not CommandQueue:
-        if not isinstance(queue, CommandQueue):
-            raise TypeError("%s: queue must be a pycl.CommandQueue, not %s" % (routine, type(queue).__name__))
-        return enqueue_handle(queue)
-    return queue._live()
-
-
-def mem_handle(mem, queue, routine, name):
-    """The live handle of memory object ``mem``, checked against the queue's context."""
-    handle = mem._live()
-    if mem._ctx_ptr != queue._context._ptr:
-        raise logic_error(
-            routine,
-            "%s (%r) belongs to another context than the queue" % (name, mem),
-            lib.CL_INVALID_CONTEXT,
-        )
-    return handle
-
-
-def size_value(value, name, routine):
-    """A non-negative int argument (numpy integers accepted)."""
-    if type(value) is not int:
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-            raise TypeError("%s: %s must be an int, not %s" % (routine, name, type(value).__name__))
-        value = int(value)
-    if value < 0:
-        raise logic_error(routine, "%s = %d is negative" % (name, value))
-    if value > _SIZE_LIMIT:
-        raise logic_error(routine, "%s = %d exceeds the limit of %d" % (name, value, _SIZE_LIMIT))
-    return value
 
 
 def _marker(q, count, events, cls):
@@ -453,9 +418,9 @@ def triple(value, name, pad, routine):
             and type(a) is int
             and type(b) is int
             and type(c) is int
-            and 0 <= a <= _SIZE_LIMIT
-            and 0 <= b <= _SIZE_LIMIT
-            and 0 <= c <= _SIZE_LIMIT
+            and 0 <= a <= SIZE_LIMIT
+            and 0 <= b <= SIZE_LIMIT
+            and 0 <= c <= SIZE_LIMIT
         ):
             return (a, b, c)
     if not isinstance(value, (tuple, list)):
@@ -474,7 +439,7 @@ def pitch_pair(value, name, routine):
         n = len(value)
         a = value[0] if n else 0
         b = value[1] if n == 2 else 0
-        if n < 3 and type(a) is int and type(b) is int and 0 <= a <= _SIZE_LIMIT and 0 <= b <= _SIZE_LIMIT:
+        if n < 3 and type(a) is int and type(b) is int and 0 <= a <= SIZE_LIMIT and 0 <= b <= SIZE_LIMIT:
             return (a, b)
     if not isinstance(value, (tuple, list)):
         raise TypeError("%s: %s must be a tuple of at most 2 ints, not %s" % (routine, name, type(value).__name__))

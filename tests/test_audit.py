@@ -25,7 +25,7 @@ import pycl._cl
 import pycl.characterize
 import pycl.tools
 from pycl import errors as _errors
-from pycl import info as _info
+from pycl import _info
 from pycl.image import Image as _Image
 from pycl.pipe import Pipe as _Pipe
 

@@ -17,7 +17,7 @@ from hypothesis.extra import numpy as hnp
 import pycl as cl
 import pycl.characterize
 from pycl import cltypes
-from pycl.capture_call import _scalar, _string_literal, capture_kernel_call
+from pycl._capture_call import _scalar, _string_literal, capture_kernel_call
 from pycl.testing import require_kernel_compiler
 
 mf = cl.mem_flags

@@ -58,7 +58,7 @@ def test_invalid_value_from_driver(ctx_factory):
 
 
 def test_invalid_info_param_from_driver(device):
-    from pycl import info
+    from pycl import _info as info
 
     with pytest.raises(cl.LogicError) as error:
         info.query_raw("device", device._live(), 0x7777)
@@ -113,7 +113,7 @@ for platform in cl.get_platforms():
             cl.CommandQueue(ctx, properties=[(cl.queue_properties.SIZE, 16)])
         except cl.UnavailableError as error:
             print("QUEUE", error)
-print("REPORT", cl.loader.report().splitlines()[0])
+print("REPORT", cl._loader.report().splitlines()[0])
 """
 
 

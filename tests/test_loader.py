@@ -9,20 +9,20 @@ import textwrap
 
 import pytest
 
-from pycl import loader
+from pycl import _loader as loader
 
 PROBE = textwrap.dedent(
     """
     import json, os, sys
-    import pycl, pycl.loader
+    import pycl, pycl._loader
     if os.environ.get("PROBE_NO_PIP"):
-        pycl.loader.pip_icd_folders = lambda paths=None: []
+        pycl._loader.pip_icd_folders = lambda paths=None: []
     result = {}
     try:
         result["platforms"] = [[p.name, p.version, [d.name for d in p.get_devices()]] for p in pycl.get_platforms()]
     except pycl.Error as error:
         result["error"] = [type(error).__name__, error.code, error.routine, str(error)]
-    result["report"] = pycl.loader.report()
+    result["report"] = pycl._loader.report()
     print(json.dumps(result))
     """
 )
@@ -153,7 +153,7 @@ def test_no_platform_error_says_where_and_how_to_fix(tmp_path):
 
 
 def test_import_loads_no_vendor(tmp_path):
-    code = "import pycl, pycl.loader; print(repr(pycl.loader.report()))"
+    code = "import pycl, pycl._loader; print(repr(pycl._loader.report()))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "''"
 
@@ -177,8 +177,8 @@ def test_main_without_platform_explains(tmp_path):
     empty = tmp_path / "empty"
     empty.mkdir()
     code = (
-        "import sys, pycl.loader, pycl.__main__ as m;"
-        "pycl.loader.pip_icd_folders = lambda paths=None: []; sys.exit(m.main([]))"
+        "import sys, pycl._loader, pycl.__main__ as m;"
+        "pycl._loader.pip_icd_folders = lambda paths=None: []; sys.exit(m.main([]))"
     )
     env = dict(os.environ, OCL_ICD_VENDORS=str(empty), POCL_CACHE_DIR=str(tmp_path / "cache"))
     env.pop("OCL_ICD_FILENAMES", None)

@@ -11,7 +11,7 @@ import pytest
 
 import pycl as cl
 from bufutil import align_of, filled, read_all
-from pycl import wards
+from pycl import _wards as wards
 
 mf = cl.mem_flags
 

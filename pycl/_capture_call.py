@@ -19,7 +19,7 @@ import numpy as np
 from pycl import constants as _constants
 from pycl.errors import Error, logic_error
 from pycl.memory import Buffer, MemoryObject
-from pycl.program import LocalMemory, _sizes
+from pycl._kernel_args import LocalMemory, work_sizes
 from pycl.transfer import enqueue_copy
 
 __all__ = ["capture_kernel_call"]
@@ -62,14 +62,14 @@ def capture_kernel_call(kernel, output_file, queue, global_size, local_size, *ar
     if unknown:
         raise TypeError("%s: unexpected keyword argument(s) %s" % (_ROUTINE, ", ".join(sorted(unknown))))
     wait_for = kwargs.get("wait_for")
-    global_size = _sizes(global_size, "global_size")
-    local_size = None if local_size is None else _sizes(local_size, "local_size", len(global_size))
+    global_size = work_sizes(global_size, "global_size")
+    local_size = None if local_size is None else work_sizes(local_size, "local_size", len(global_size))
     if kwargs.get("g_times_l"):
         if local_size is None:
             raise logic_error(_ROUTINE, "g_times_l needs a local_size")
         global_size = tuple(g * n for g, n in zip(global_size, local_size))
     offset = kwargs.get("global_offset")
-    offset = None if offset is None else _sizes(offset, "global_offset", len(global_size))
+    offset = None if offset is None else work_sizes(offset, "global_offset", len(global_size))
 
     device = queue.device
     program = kernel.program
@@ -257,7 +257,7 @@ def _script(function_name, source, options, device, global_size, local_size, off
     if allow_empty:
         call_keywords += ", allow_empty_ndrange=True"
     lines = [
-        '"""One call of the OpenCL kernel %r, captured by pycl.capture_call.' % function_name,
+        '"""One call of the OpenCL kernel %r, captured by pycl._capture_call.' % function_name,
         "",
         "Runs with pycl or PyOpenCL (change the import below to choose PyOpenCL):",
         "",

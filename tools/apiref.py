@@ -551,7 +551,7 @@ def _defined_by_pycl(owner, member):
 def _check_info(entry, owner):
     problems = []
     import pycl
-    from pycl import info as _info
+    from pycl import _info
 
     if "__getattr__" not in dir(owner):
         problems.append("%s has no __getattr__ for info attributes" % owner.__name__)

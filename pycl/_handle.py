@@ -11,7 +11,7 @@ import threading
 
 from pycl._lib import ffi, lib
 from pycl.errors import check, logic_error
-from pycl import info as _info
+from pycl import _info
 
 __all__ = ["Handle", "out_cell"]
 

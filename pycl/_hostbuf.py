@@ -12,7 +12,7 @@ array). Everything else is refused before any C call:
 - read-only where the transfer writes into host memory: ``pycl.LogicError``.
 
 The returned ``char[]`` cdata keeps a buffer export of the object open, so a
-``bytearray`` cannot be resized while a transfer holds it (see pycl.wards).
+``bytearray`` cannot be resized while a transfer holds it (see pycl._wards).
 """
 
 from pycl._lib import ffi

@@ -1,0 +1,41 @@
+"""What a kernel launch takes besides the kernel: ``LocalMemory`` arguments
+and the checked global, local and offset work sizes (shared by
+``enqueue_nd_range_kernel`` and ``Kernel.capture_call``)."""
+
+import numpy as np
+
+from pycl._lib import ffi, lib
+from pycl.errors import logic_error
+
+__all__ = ["LocalMemory", "work_sizes"]
+
+
+class LocalMemory:
+    """A ``__local`` kernel argument of ``size`` bytes."""
+
+    __slots__ = ("size",)
+
+    def __init__(self, size):
+        if not isinstance(size, int) or size <= 0:
+            raise logic_error("LocalMemory", "size must be a positive int, got %r" % (size,))
+        self.size = size
+
+    @property
+    def nbytes(self):
+        return self.size
+
+    def _set_kernel_arg(self, kernel, index):
+        return lib.pycl_kernel_set_arg(kernel, index, self.size, ffi.NULL)
+
+
+def work_sizes(value, name, dims=None):
+    if isinstance(value, int):
+        value = (value,)
+    value = tuple(value)
+    if not 1 <= len(value) <= 3 or not all(isinstance(v, (int, np.integer)) and v >= 0 for v in value):
+        raise logic_error("enqueue_nd_range_kernel", "%s must be 1 to 3 non-negative ints, got %r" % (name, value))
+    if dims is not None and len(value) != dims:
+        raise logic_error(
+            "enqueue_nd_range_kernel", "%s has %d dimensions but global_work_size has %d" % (name, len(value), dims)
+        )
+    return tuple(int(v) for v in value)
