@@ -68,7 +68,7 @@ from pycl import characterize, cltypes, tools
 MemoryObjectHolder = MemoryObject
 
 
-def have_gl():
+def have_gl() -> bool:
     """False: pycl has no OpenGL interop."""
     return False
 

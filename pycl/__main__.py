@@ -5,37 +5,46 @@ all and moves data between them), and where pycl looked for vendors.
 How pycl covers PyOpenCL's memory API, name by name, is a page of the API
 reference (docs/api_status, made by tools/api_report.py)."""
 
+from __future__ import annotations
+
 import argparse
 import os
 import sys
 import tempfile
+from typing import TYPE_CHECKING, Optional
 
 import pycl
 from pycl import _loader as loader
+from pycl._compiler_probe import kernel_compile_problem
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from _typeshed import SupportsWrite
+
+    from pycl.platform import Device
 
 
-def _size(nbytes):
+def _size(nbytes: float) -> str:  # type: ignore[return]  # the loop returns at "TiB"
     for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
         if nbytes < 1024 or unit == "TiB":
             return "%d %s" % (nbytes, unit) if unit == "B" else "%.1f %s" % (nbytes, unit)
         nbytes /= 1024.0
 
 
-def _svm(device):
+def _svm(device: Device) -> str:
     if device.cl_version < (2, 0):
         return "none (needs OpenCL 2.0)"
     caps = device.svm_capabilities
     return pycl.device_svm_capabilities.to_string(caps) if caps else "none"
 
 
-def _kernels(device):
-    from pycl.testing import kernel_compile_problem
-
+def _kernels(device: Device) -> str:
     problem = kernel_compile_problem(device)
     return "yes" if problem is None else "no (%s)" % problem.splitlines()[0][:200]
 
 
-def _multi_device(p_index, devices):
+def _multi_device(p_index: int, devices: list[Device]) -> str:
     """Whether one context takes all ``devices`` (of platform ``p_index``)
     and a buffer written from the first one's queue reads back from the
     last one's: the line ``describe`` prints for a platform with several."""
@@ -59,7 +68,7 @@ def _multi_device(p_index, devices):
     return "%s yes, data written on %s reads back on %s (%s)" % (head, first, last, ctx_spec)
 
 
-def describe(out=sys.stdout):
+def describe(out: SupportsWrite[str] = sys.stdout) -> None:
     """Every platform and device, what each can do, and for a platform with
     several devices whether one context takes them all."""
     platforms = pycl.get_platforms()
@@ -86,7 +95,7 @@ def describe(out=sys.stdout):
                 print("        %-17s %s" % (key + ":", value), file=out)
 
 
-def main(argv=None):
+def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m pycl", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )

@@ -2,16 +2,24 @@
 handle, a memory object's handle checked against the queue's context, and
 non-negative sizes within what pycl passes to C."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from pycl._lib import lib
 from pycl.errors import logic_error
 from pycl.queue import CommandQueue, enqueue_handle
 
+if TYPE_CHECKING:
+    from pycl._typing import Size
+    from pycl.memory import MemoryObject
+
 SIZE_LIMIT = (1 << 63) - 1  # the largest offset or pitch pycl passes on
 
 
-def queue_handle(queue, routine):
+def queue_handle(queue: CommandQueue, routine: str) -> Any:
     """The live handle of ``queue``, which must be a CommandQueue."""
     if type(queue) is not CommandQueue:
         if not isinstance(queue, CommandQueue):
@@ -20,7 +28,7 @@ def queue_handle(queue, routine):
     return queue._live()
 
 
-def mem_handle(mem, queue, routine, name):
+def mem_handle(mem: MemoryObject, queue: CommandQueue, routine: str, name: str) -> Any:
     """The live handle of memory object ``mem``, checked against the queue's context."""
     handle = mem._live()
     if mem._ctx_ptr != queue._context._ptr:
@@ -32,7 +40,7 @@ def mem_handle(mem, queue, routine, name):
     return handle
 
 
-def size_value(value, name, routine):
+def size_value(value: Size, name: str, routine: str) -> int:
     """A non-negative int argument (numpy integers accepted)."""
     if type(value) is not int:
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)):

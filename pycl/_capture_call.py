@@ -9,10 +9,13 @@ scalars of their dtype, ``None``, ``LocalMemory`` sizes and raw bytes. It
 uses only API that pycl and PyOpenCL share, so it runs with either.
 """
 
+from __future__ import annotations
+
 import ast
 import base64
 import os
 import zlib
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 import numpy as np
 
@@ -21,6 +24,32 @@ from pycl.errors import Error, logic_error
 from pycl.memory import Buffer, MemoryObject
 from pycl._kernel_args import LocalMemory, work_sizes
 from pycl.transfer import enqueue_copy
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Protocol
+
+    from _typeshed import SupportsWrite
+
+    from pycl._typing import Extent, WaitList
+    from pycl.platform import Device
+    from pycl.queue import CommandQueue
+
+    # Where the script goes: a path, or a text file object (anything with
+    # ``write(str)``).
+    OutputFile = Union[str, os.PathLike[str], SupportsWrite[str]]
+
+    class _Kernel(Protocol):
+        """What is read of a ``pycl.Kernel`` (pycl.program imports this
+        module, so it is not imported here)."""
+
+        _scalar_converters: Optional[list[Optional[Callable[[Any], bytes]]]]
+
+        @property
+        def function_name(self) -> str: ...
+        @property
+        def program(self) -> Any: ...
+
 
 __all__ = ["capture_kernel_call"]
 
@@ -33,7 +62,15 @@ _INLINE_BYTES = 64
 _DATA_LINE = 76
 
 
-def capture_kernel_call(kernel, output_file, queue, global_size, local_size, *args, **kwargs):
+def capture_kernel_call(
+    kernel: _Kernel,
+    output_file: OutputFile,
+    queue: CommandQueue,
+    global_size: Union[int, Extent],
+    local_size: Optional[Union[int, Extent]],
+    *args: Any,
+    **kwargs: Any,
+) -> None:
     """Write a Python script to ``output_file`` (a path or a text file object)
     that builds ``kernel``'s program and calls ``kernel(queue, global_size,
     local_size, *args, **kwargs)`` once, with the arguments as they are now.
@@ -110,22 +147,22 @@ class _Capture:
     """The script's lines that make the arguments, the data they decode, and
     the arguments whose contents the script saves after the call."""
 
-    def __init__(self, queue, wait_for):
+    def __init__(self, queue: CommandQueue, wait_for: WaitList) -> None:
         self.queue = queue
         self.wait_for = wait_for
-        self.setup = []  # lines of main() before the call
-        self.data = []  # (constant name, bytes)
-        self.results = []  # (variable name, bytes) of the buffers and SVM to save
-        self.seen = {}  # memory identity -> variable name (arguments passed twice)
+        self.setup: list[str] = []  # lines of main() before the call
+        self.data: list[tuple[str, bytes]] = []  # (constant name, bytes)
+        self.results: list[tuple[str, int]] = []  # (variable name, bytes) of the buffers and SVM to save
+        self.seen: dict[tuple[Any, ...], str] = {}  # memory identity -> variable name (arguments passed twice)
 
-    def argument(self, index, arg, converter):
+    def argument(self, index: int, arg: Any, converter: Optional[Callable[[Any], bytes]]) -> str:
         """The script's expression for argument ``index``."""
         try:
             return self._argument(index, arg, converter)
         except Error as error:  # a released object, a failed read
             raise logic_error(_ROUTINE, "cannot capture argument %d (%r): %s" % (index, arg, error)) from error
 
-    def _argument(self, index, arg, converter):
+    def _argument(self, index: int, arg: Any, converter: Optional[Callable[[Any], bytes]]) -> str:
         if converter is not None:
             # set_scalar_arg_dtypes' conversion: its bytes are what the kernel gets.
             return self.raw(index, converter(arg), "%r converted by set_scalar_arg_dtypes" % (arg,))
@@ -160,20 +197,20 @@ class _Capture:
             ) from None
         return self.raw(index, data, "%d bytes of a %s" % (len(data), type(arg).__name__))
 
-    def raw(self, index, data, comment):
+    def raw(self, index: int, data: bytes, comment: str) -> str:
         name = "arg%d" % index
         comment = " ".join(comment.split())[:100]  # one line, whatever the repr it holds
         self.setup.append("%s = %s  # %s" % (name, self.bytes_expression(name, data), comment))
         return name
 
-    def bytes_expression(self, name, data):
+    def bytes_expression(self, name: str, data: bytes) -> str:
         if len(data) <= _INLINE_BYTES:
             return "bytes.fromhex(%r)" % data.hex()
         constant = name.upper() + "_DATA"
         self.data.append((constant, data))
         return "unpack(%s)" % constant
 
-    def read(self, arg, size):
+    def read(self, arg: Any, size: int) -> bytes:
         """``arg``'s bytes, after ``wait_for``."""
         host = np.empty(size, np.uint8)
         if isinstance(arg, Buffer) and arg.flags & (_mf.HOST_WRITE_ONLY | _mf.HOST_NO_ACCESS):
@@ -185,7 +222,7 @@ class _Capture:
             enqueue_copy(self.queue, host, arg, wait_for=self.wait_for)
         return host.tobytes()
 
-    def buffer(self, index, arg):
+    def buffer(self, index: int, arg: Buffer) -> str:
         key = ("buffer", arg.int_ptr)
         if key in self.seen:
             return self.seen[key]
@@ -198,7 +235,7 @@ class _Capture:
         self.seen[key] = name
         return name
 
-    def svm(self, index, arg):
+    def svm(self, index: int, arg: Any) -> str:
         size = arg.size
         if not size:
             raise TypeError(
@@ -217,7 +254,7 @@ class _Capture:
         return name
 
 
-def _scalar(value):
+def _scalar(value: np.generic) -> str:
     """A numpy scalar as an expression that makes exactly it again."""
     dtype = value.dtype
     name = "np.%s" % dtype.type.__name__
@@ -234,7 +271,7 @@ def _scalar(value):
     return "np.frombuffer(bytes.fromhex(%r), %r)[0]" % (value.tobytes().hex(), dtype.str)
 
 
-def _string_literal(text):
+def _string_literal(text: str) -> str:
     """A Python literal of ``text``: raw triple-quoted where that reads back
     exactly (multi-line kernel sources stay readable), else its repr."""
     # A file's line ends read back as "\n", so a "\r" would not survive; a
@@ -249,7 +286,18 @@ def _string_literal(text):
     return repr(text)
 
 
-def _script(function_name, source, options, device, global_size, local_size, offset, allow_empty, capture, names):
+def _script(
+    function_name: str,
+    source: str,
+    options: str,
+    device: Device,
+    global_size: tuple[int, ...],
+    local_size: Optional[tuple[int, ...]],
+    offset: Optional[tuple[int, ...]],
+    allow_empty: bool,
+    capture: _Capture,
+    names: list[str],
+) -> str:
     platform = device.platform
     call_keywords = ""
     if offset is not None:

@@ -7,18 +7,28 @@ and ``release()`` frees it at once through ``ffi.release``. A second explicit
 Parents (the context of a queue, ...) are kept alive by plain attributes.
 """
 
+from __future__ import annotations
+
 import threading
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Optional, TypeVar
 
 from pycl._lib import ffi, lib
 from pycl.errors import check, logic_error
 from pycl import _info
 
+if TYPE_CHECKING:
+    from types import TracebackType
+
+    from pycl.errors import LogicError
+
 __all__ = ["Handle", "out_cell"]
 
 _thread = threading.local()
 
+_H = TypeVar("_H", bound="Handle")
 
-def out_cell(ctype="cl_event"):
+
+def out_cell(ctype: str = "cl_event") -> tuple[Any, Any]:
     """This thread's output cell for a call that returns a ``ctype`` (a
     pointer type) through its last argument: ``(ctype[1], the same memory
     as intptr_t[1])``, read right after the call. Made once instead of a
@@ -39,32 +49,37 @@ class Handle:
 
     __slots__ = ("_handle", "_ptr", "__weakref__")
 
-    _ctype = "void *"  # the cdata type of the handle
-    _retain = None  # shim retain function; None where OpenCL has none
-    _release = None  # shim release function (an ffi.gc destructor)
-    _info_kind = None  # key of pycl.info's decoding tables
-    _invalid_code = lib.CL_INVALID_VALUE  # the CL status for a released object
+    _handle: Any  # the handle cdata (with ffi.gc where owned); None once released
+    _ptr: int  # the handle's address
 
-    def _adopt(self, raw):
+    _ctype: ClassVar[str] = "void *"  # the cdata type of the handle
+    # shim retain function; None where OpenCL has none
+    _retain: ClassVar[Optional[Callable[[Any], int]]] = None
+    # shim release function (an ffi.gc destructor)
+    _release: ClassVar[Optional[Callable[[Any], Any]]] = None
+    _info_kind: ClassVar[Optional[str]] = None  # key of pycl.info's decoding tables
+    _invalid_code: ClassVar[int] = lib.CL_INVALID_VALUE  # the CL status for a released object
+
+    def _adopt(self, raw: Any) -> None:
         """Take ownership of one reference to ``raw`` (a cdata handle)."""
         self._ptr = int(ffi.cast("intptr_t", raw))
         self._handle = ffi.gc(raw, self._release) if self._release is not None else raw
 
     @classmethod
-    def _wrap(cls, raw):
+    def _wrap(cls: type[_H], raw: Any) -> _H:
         """A new object owning the reference ``raw`` that a create call returned."""
         self = cls.__new__(cls)
         self._adopt(raw)
         return self
 
-    def _live(self):
+    def _live(self) -> Any:
         """The handle, or ``LogicError`` if this object was released."""
         handle = self._handle
         if handle is None:
             raise self._released_error()
         return handle
 
-    def _released_error(self, routine=None):
+    def _released_error(self, routine: Optional[str] = None) -> LogicError:
         name = type(self).__name__
         return logic_error(
             routine or name,
@@ -72,7 +87,7 @@ class Handle:
             self._invalid_code,
         )
 
-    def release(self):
+    def release(self) -> None:
         """Release the OpenCL object now. A second call raises ``LogicError``."""
         handle = self._handle
         if handle is None:
@@ -81,22 +96,27 @@ class Handle:
         if self._release is not None:
             ffi.release(handle)
 
-    def __enter__(self):
+    def __enter__(self: _H) -> _H:
         self._live()
         return self
 
-    def __exit__(self, exc_type, exc_value, traceback):
+    def __exit__(
+        self,
+        exc_type: Optional[type[BaseException]],
+        exc_value: Optional[BaseException],
+        traceback: Optional[TracebackType],
+    ) -> None:
         if self._handle is not None:
             self.release()
 
     @property
-    def int_ptr(self):
+    def int_ptr(self) -> int:
         """The handle's address as an int, for ``from_int_ptr`` elsewhere."""
         self._live()
         return self._ptr
 
     @classmethod
-    def from_int_ptr(cls, int_ptr_value, retain=True):
+    def from_int_ptr(cls: type[_H], int_ptr_value: int, retain: bool = True) -> _H:
         """Wrap the CL handle at ``int_ptr_value``. With ``retain`` the handle is
         retained (the caller keeps its reference); without, ownership moves here."""
         if not isinstance(int_ptr_value, int) or isinstance(int_ptr_value, bool):
@@ -111,34 +131,34 @@ class Handle:
         self._init_from_handle()
         return self
 
-    def _init_from_handle(self):
+    def _init_from_handle(self) -> None:
         """Fill the caches a constructor would have filled (from info queries)."""
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if type(other) is not type(self) and not (isinstance(other, Handle) and other._info_kind == self._info_kind):
             return NotImplemented
         if self._handle is None or other._handle is None:
             return self is other  # a released handle's address may be reused
         return self._ptr == other._ptr
 
-    def __ne__(self, other):
+    def __ne__(self, other: object) -> bool:
         result = self.__eq__(other)
         return result if result is NotImplemented else not result
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(self._ptr)
 
-    def get_info(self, param):
+    def get_info(self, param: int) -> Any:
         """Query ``param`` (a value of the matching ``*_info`` constant class)."""
         return _info.query(self, self._info_kind, param)
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         # Lower-case info names (``device.name``) query their info parameter.
         param = _info.param_for_attribute(self._info_kind, name) if name.islower() else None
         if param is None:
             raise AttributeError("%r object has no attribute %r" % (type(self).__name__, name))
         return self.get_info(param)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         state = "released" if self._handle is None else "0x%x" % self._ptr
         return "<pycl.%s %s>" % (type(self).__name__, state)

@@ -15,13 +15,20 @@ The returned ``char[]`` cdata keeps a buffer export of the object open, so a
 ``bytearray`` cannot be resized while a transfer holds it (see pycl._wards).
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from pycl._lib import ffi
 from pycl.errors import logic_error
+
+if TYPE_CHECKING:
+    from pycl._typing import HostSource
 
 __all__ = ["host_bytes", "describe"]
 
 
-def describe(obj):
+def describe(obj: object) -> str:
     """A short description of a host object for messages."""
     shape = getattr(obj, "shape", None)
     dtype = getattr(obj, "dtype", None)
@@ -30,7 +37,7 @@ def describe(obj):
     return type(obj).__name__
 
 
-def host_bytes(obj, writable, routine, name):
+def host_bytes(obj: HostSource, writable: bool, routine: str, name: str) -> Any:
     """``char[]`` cdata over the bytes of ``obj``; ``len()`` is the byte count.
 
     ``writable``: the transfer writes into ``obj`` (it is a destination).
@@ -43,7 +50,7 @@ def host_bytes(obj, writable, routine, name):
     return _diagnose(obj, writable, routine, name)
 
 
-def _diagnose(obj, writable, routine, name):
+def _diagnose(obj: Any, writable: bool, routine: str, name: str) -> Any:
     """The slow path: accept a Fortran-contiguous array, else explain the refusal."""
     try:
         view = memoryview(obj)

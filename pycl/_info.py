@@ -5,9 +5,30 @@ Objects are decoded through wrappers that their modules register here, so this
 module imports none of them.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Optional
+
 from pycl._lib import ffi, lib
 from pycl import constants as _constants
 from pycl.errors import check, logic_error
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Protocol
+
+    from pycl.constants import _ConstantClass
+
+    class _Queryable(Protocol):
+        """A pycl object with info queries (``pycl._handle.Handle``, which
+        imports this module)."""
+
+        def _live(self) -> Any: ...
+
+    # A shim getter: (handle, *extra, param, size, value, size_ret) -> status.
+    _Getter = Callable[..., int]
+    # Decodes an info value: (buffer cdata, size in bytes) -> Python value.
+    _Decoder = Callable[[Any, int], Any]
 
 __all__ = ["NameVersion", "query", "param_for_attribute", "register_wrapper"]
 
@@ -17,23 +38,26 @@ class NameVersion:
 
     __slots__ = ("name", "version")
 
-    def __init__(self, version, name):
+    name: str
+    version: int
+
+    def __init__(self, version: int, name: str) -> None:
         self.version = version
         self.name = name
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         v = self.version
         return "NameVersion(%r, %d.%d.%d)" % (self.name, v >> 22, (v >> 12) & 0x3FF, v & 0xFFF)
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, NameVersion) and (self.name, self.version) == (other.name, other.version)
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash((self.name, self.version))
 
 
 # kind -> (shim getter, constant class, CL entry point for messages)
-_GETTERS = {
+_GETTERS: dict[Optional[str], tuple[_Getter, type[_ConstantClass], str]] = {
     "platform": (lib.pycl_platform_get_info, _constants.platform_info, "clGetPlatformInfo"),
     "device": (lib.pycl_device_get_info, _constants.device_info, "clGetDeviceInfo"),
     "context": (lib.pycl_context_get_info, _constants.context_info, "clGetContextInfo"),
@@ -53,7 +77,7 @@ _GETTERS = {
 }
 
 # kind -> {decoder name: "PARAM NAMES ..."}; names are the constant class's.
-_LAYOUT = {
+_LAYOUT: dict[str, dict[str, str]] = {
     "platform": {
         "str": "NAME VENDOR VERSION PROFILE EXTENSIONS",
         "ulong": "HOST_TIMER_RESOLUTION",
@@ -173,55 +197,55 @@ _LAYOUT = {
     },
 }
 
-_wrappers = {}  # "device" -> a function turning a non-NULL raw handle into an object
+_wrappers: dict[str, Callable[[Any], Any]] = {}  # "device" -> a function turning a non-NULL raw handle into an object
 
 
-def register_wrapper(kind, wrap):
+def register_wrapper(kind: str, wrap: Callable[[Any], Any]) -> None:
     """Let info queries return objects of ``kind`` ("context", "mem", ...)."""
     _wrappers[kind] = wrap
 
 
-def _scalar(ctype):
-    def decode(buf, size):
+def _scalar(ctype: str) -> _Decoder:
+    def decode(buf: Any, size: int) -> Any:
         return ffi.cast(ctype + " *", buf)[0]
 
     return decode
 
 
-def _array(ctype):
-    def decode(buf, size):
+def _array(ctype: str) -> _Decoder:
+    def decode(buf: Any, size: int) -> list[Any]:
         return list(ffi.unpack(ffi.cast(ctype + " *", buf), size // ffi.sizeof(ctype)))
 
     return decode
 
 
-def _handle(kind, ctype):
-    def decode(buf, size):
+def _handle(kind: str, ctype: str) -> _Decoder:
+    def decode(buf: Any, size: int) -> Any:
         raw = ffi.cast(ctype + " *", buf)[0]
         return _wrappers[kind](raw) if raw != ffi.NULL else None
 
     return decode
 
 
-def _handles(kind, ctype):
-    def decode(buf, size):
+def _handles(kind: str, ctype: str) -> _Decoder:
+    def decode(buf: Any, size: int) -> list[Any]:
         raws = ffi.unpack(ffi.cast(ctype + " *", buf), size // ffi.sizeof(ctype))
         return [_wrappers[kind](raw) for raw in raws]
 
     return decode
 
 
-def _string(buf, size):
+def _string(buf: Any, size: int) -> str:
     return ffi.string(ffi.cast("char *", buf), size).decode("utf-8", "replace")
 
 
-def _name_versions(buf, size):
+def _name_versions(buf: Any, size: int) -> list[NameVersion]:
     items = ffi.cast("cl_name_version *", buf)
     count = size // ffi.sizeof("cl_name_version")
     return [NameVersion(items[i].version, ffi.string(items[i].name).decode()) for i in range(count)]
 
 
-_DECODERS = {
+_DECODERS: dict[str, _Decoder] = {
     "str": _string,
     "bytes": lambda buf, size: ffi.buffer(buf, size)[:],
     "int": _scalar("cl_int"),
@@ -250,7 +274,9 @@ _DECODERS = {
 }
 
 
-def _build_tables():
+def _build_tables() -> tuple[dict[Optional[str], dict[int, str]], dict[Optional[str], dict[str, int]]]:
+    decoders: dict[Optional[str], dict[int, str]]
+    attributes: dict[Optional[str], dict[str, int]]
     decoders, attributes = {}, {}
     for kind, layout in _LAYOUT.items():
         info_class = _GETTERS[kind][1]
@@ -266,7 +292,9 @@ def _build_tables():
 _decoder_names, _attributes = _build_tables()
 
 
-def add_kind(kind, getter, info_class, routine, layout):
+def add_kind(
+    kind: str, getter: _Getter, info_class: type[_ConstantClass], routine: str, layout: dict[str, str]
+) -> None:
     """Add an info kind (images, samplers, pipes) from the module that owns it."""
     _GETTERS[kind] = (getter, info_class, routine)
     _LAYOUT[kind] = layout
@@ -274,13 +302,13 @@ def add_kind(kind, getter, info_class, routine, layout):
     _decoder_names, _attributes = _build_tables()
 
 
-def param_for_attribute(kind, name):
+def param_for_attribute(kind: Optional[str], name: str) -> Optional[int]:
     """The info parameter a lower-case attribute name stands for, or None."""
     table = _attributes.get(kind)
     return table.get(name) if table else None
 
 
-def query_raw(kind, handle, param, extra=()):
+def query_raw(kind: Optional[str], handle: Any, param: int, extra: Sequence[Any] = ()) -> tuple[Any, int]:
     """The raw bytes of an info query: ``(buffer cdata, size)``."""
     getter, info_class, routine = _GETTERS[kind]
     size = ffi.new("size_t *")
@@ -294,7 +322,7 @@ def query_raw(kind, handle, param, extra=()):
     return buf, size[0]
 
 
-def query(obj, kind, param, extra=()):
+def query(obj: _Queryable, kind: Optional[str], param: int, extra: Sequence[Any] = ()) -> Any:
     """Query and decode ``param`` of ``obj`` (a pycl object of ``kind``)."""
     decoder = _decoder_names.get(kind, {}).get(param)
     if decoder is None:
@@ -309,7 +337,7 @@ def query(obj, kind, param, extra=()):
     return _DECODERS[decoder](buf, size)
 
 
-def _binaries(program, kind):
+def _binaries(program: _Queryable, kind: Optional[str]) -> list[bytes]:
     """PROGRAM_BINARIES: the caller supplies one buffer per device."""
     sizes = query(program, kind, _constants.program_info.BINARY_SIZES)
     buffers = [ffi.new("unsigned char[]", max(n, 1)) for n in sizes]

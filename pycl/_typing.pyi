@@ -10,10 +10,12 @@ from pycl.event import Event
 
 # `wait_for=`: events to wait for, or None.
 WaitList = Optional[Sequence[Event]]
-# Host memory a transfer reads (bytes, bytearray, memoryview, numpy arrays,
-# anything with the buffer protocol) or writes (a writable one).
-HostSource = ReadableBuffer
-HostDestination = WriteableBuffer
+# Host memory a transfer reads (bytes, bytearray, memoryview, numpy arrays
+# and scalars, anything with the buffer protocol) or writes (a writable one).
+# numpy's stubs give arrays and scalars `__buffer__` only for Python 3.12 and
+# later, so they are named as well.
+HostSource = Union[ReadableBuffer, np.ndarray[Any, Any], np.generic]
+HostDestination = Union[WriteableBuffer, np.ndarray[Any, Any]]
 # An origin, region or shape: up to three ints (numpy integers accepted).
 Extent = Sequence[Union[int, np.integer[Any]]]
 # A size or offset: an int or a numpy integer.

@@ -18,27 +18,30 @@ stays valid until the command has completed (or failed). The pending entry owns
 its own retained ``cl_event``, so even an explicit ``event.release()`` is safe.
 """
 
+from __future__ import annotations
+
 import threading
+from typing import Any
 
 from pycl._lib import ffi, lib
 from pycl.errors import check
 
 __all__ = ["keep", "prune", "prune_completed_front", "pending_count"]
 
-_pending = []  # [(event cdata with ffi.gc, keepalive)], oldest first
+_pending: list[tuple[Any, object]] = []  # [(event cdata with ffi.gc, keepalive)], oldest first
 _lock = threading.Lock()
 _full_scan_at = 16
 _STATUS = lib.CL_EVENT_COMMAND_EXECUTION_STATUS
 
 
-def _done(event):
+def _done(event: Any) -> bool:
     status = ffi.new("cl_int *")
     if lib.pycl_event_get_info(event, _STATUS, ffi.sizeof("cl_int"), status, ffi.NULL):
         return True  # an event the driver no longer knows cannot be running
     return status[0] <= lib.CL_COMPLETE  # COMPLETE (0) or an error (< 0)
 
 
-def keep(raw_event, keepalive):
+def keep(raw_event: Any, keepalive: object) -> None:
     """Keep ``keepalive`` until ``raw_event`` (a ``cl_event``) completes."""
     check(lib.pycl_event_retain(raw_event), "clRetainEvent")
     entry = (ffi.gc(raw_event, lib.pycl_event_release), keepalive)
@@ -49,7 +52,7 @@ def keep(raw_event, keepalive):
         prune()
 
 
-def prune_completed_front():
+def prune_completed_front() -> None:
     """Drop completed entries from the front, stopping at a running one."""
     with _lock:
         n = 0
@@ -61,7 +64,7 @@ def prune_completed_front():
             del _pending[:n]
 
 
-def prune():
+def prune() -> None:
     """Drop every completed entry (a full scan)."""
     global _full_scan_at
     with _lock:
@@ -69,6 +72,6 @@ def prune():
         _full_scan_at = max(16, 2 * len(_pending))
 
 
-def pending_count():
+def pending_count() -> int:
     """How many host objects are held for running transfers (for tests)."""
     return len(_pending)

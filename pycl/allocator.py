@@ -1,17 +1,26 @@
 """Buffer allocators: ``AllocatorBase``, ``DeferredAllocator`` and
 ``ImmediateAllocator`` (``pyopencl.tools``'s)."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Optional
+
 from pycl import constants as _constants
 from pycl.errors import logic_error
 from pycl.memory import Buffer, check_flags
 from pycl.queue import CommandQueue
+
+if TYPE_CHECKING:
+    from pycl._typing import Size
+    from pycl.context import Context
+    from pycl.svm import SVMAllocation
 
 __all__ = ["AllocatorBase", "DeferredAllocator", "ImmediateAllocator"]
 
 _mf = _constants.mem_flags
 
 
-def _size(size, routine):
+def _size(size: int, routine: str) -> int:
     if not isinstance(size, int) or isinstance(size, bool):
         raise TypeError("%s: size must be an int, not %s" % (routine, type(size).__name__))
     if size < 0:
@@ -23,7 +32,12 @@ class AllocatorBase:
     """Makes Buffers: ``allocator(size)`` returns a Buffer of ``size`` bytes,
     or None for size 0."""
 
-    def __init__(self, context, mem_flags=_mf.READ_WRITE):
+    #: The context of the Buffers.
+    context: Context
+    #: The ``mem_flags`` of the Buffers.
+    mem_flags: int
+
+    def __init__(self, context: Context, mem_flags: int = _mf.READ_WRITE) -> None:
         routine = type(self).__name__
         check_flags(mem_flags, routine)
         if mem_flags & (_mf.USE_HOST_PTR | _mf.COPY_HOST_PTR):
@@ -34,12 +48,12 @@ class AllocatorBase:
         self.context = context
         self.mem_flags = mem_flags
 
-    def __call__(self, size):
+    def __call__(self, size: int) -> Optional[Buffer]:
         if _size(size, type(self).__name__ + ".__call__") == 0:
             return None
         return self._allocate(size)
 
-    def _allocate(self, size):
+    def _allocate(self, size: int) -> Buffer:
         return Buffer(self.context, self.mem_flags, size)
 
 
@@ -54,14 +68,18 @@ class ImmediateAllocator(AllocatorBase):
     resident at allocation, so a lack of memory shows up here (migration to
     the queue's device on OpenCL 1.2+, else a one-byte write)."""
 
-    def __init__(self, queue, mem_flags=_mf.READ_WRITE):
+    #: The queue the memory is made resident for.
+    queue: CommandQueue
+    _migrate: bool
+
+    def __init__(self, queue: CommandQueue, mem_flags: int = _mf.READ_WRITE) -> None:
         if not isinstance(queue, CommandQueue):
             raise TypeError("ImmediateAllocator: queue must be a pycl.CommandQueue, not %s" % type(queue).__name__)
         AllocatorBase.__init__(self, queue.context, mem_flags)
         self.queue = queue
         self._migrate = queue.device.cl_version >= (1, 2)
 
-    def _allocate(self, size):
+    def _allocate(self, size: int) -> Buffer:
         from pycl.transfer import enqueue_copy, enqueue_migrate_mem_objects
 
         buf = Buffer(self.context, self.mem_flags, size)
@@ -79,7 +97,23 @@ class SVMAllocator:
     (in-order) ``queue`` its frees are enqueued there; without, they are
     immediate (see ``pycl.SVMAllocation``)."""
 
-    def __init__(self, context, *, alignment=0, flags=_constants.svm_mem_flags.READ_WRITE, queue=None):
+    #: The context of the allocations.
+    context: Context
+    #: Their alignment in bytes (0: the driver's default).
+    alignment: int
+    #: Their ``svm_mem_flags``.
+    flags: int
+    #: The queue their frees are enqueued on, or None.
+    queue: Optional[CommandQueue]
+
+    def __init__(
+        self,
+        context: Context,
+        *,
+        alignment: Size = 0,
+        flags: int = _constants.svm_mem_flags.READ_WRITE,
+        queue: Optional[CommandQueue] = None,
+    ) -> None:
         from pycl.svm import _check_alignment, _check_context_svm, _check_flags, _in_order_queue
 
         routine = "SVMAllocator"
@@ -91,7 +125,7 @@ class SVMAllocator:
         self.context = context
         self.queue = queue
 
-    def __call__(self, size):
+    def __call__(self, size: int) -> SVMAllocation:
         from pycl.svm import SVMAllocation
 
         return SVMAllocation(self.context, _size(size, "SVMAllocator.__call__"), self.alignment, self.flags, self.queue)

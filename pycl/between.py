@@ -11,6 +11,10 @@ destination device writes an earlier chunk from another, both copy engines
 busy at once (``pycl_staged_copy_between``, cl_shim/src/staging.c).
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Optional, Sequence
+
 from pycl._lib import ffi, lib
 from pycl import staging as _staging
 from pycl import constants as _constants
@@ -20,14 +24,26 @@ from pycl.memory import Buffer
 from pycl._args import mem_handle, queue_handle
 from pycl.transfer import _copy_buffer, copy_extent
 
+if TYPE_CHECKING:
+    from pycl._typing import Size, WaitList
+    from pycl.queue import CommandQueue
+
 __all__ = ["enqueue_copy_between"]
 
 _ROUTINE = "enqueue_copy_between"
 
 
 def enqueue_copy_between(
-    dst_queue, dst, src_queue, src, byte_count=None, dst_offset=0, src_offset=0, wait_for=None, is_blocking=True
-):
+    dst_queue: CommandQueue,
+    dst: Buffer,
+    src_queue: CommandQueue,
+    src: Buffer,
+    byte_count: Optional[Size] = None,
+    dst_offset: Size = 0,
+    src_offset: Size = 0,
+    wait_for: WaitList = None,
+    is_blocking: bool = True,
+) -> Event:
     """Copy ``byte_count`` bytes (default: as many as both buffers hold from
     their offsets) of ``src``, a Buffer of ``src_queue``'s context, into
     ``dst``, a Buffer of ``dst_queue``'s context. Returns an Event of
@@ -113,9 +129,11 @@ def enqueue_copy_between(
     return event
 
 
-def _split_wait_for(wait_for, src_ctx, dst_ctx):
+def _split_wait_for(wait_for: WaitList, src_ctx: int, dst_ctx: int) -> tuple[list[Any], list[Any]]:
     """The handles of ``wait_for``'s events of the source context and of the
     destination context (an event of both when they are one)."""
+    src_events: list[Any]  # cl_event handles
+    dst_events: list[Any]
     src_events, dst_events = [], []
     if not wait_for:
         return src_events, dst_events
@@ -138,7 +156,7 @@ def _split_wait_for(wait_for, src_ctx, dst_ctx):
 _COMPLETE = _constants.command_execution_status.COMPLETE
 
 
-def _settle_for_oclgrind(wait_for, src_queue, dst_queue):
+def _settle_for_oclgrind(wait_for: Sequence[Event], src_queue: CommandQueue, dst_queue: CommandQueue) -> None:
     """Oclgrind runs the copy's reads and writes in its flushes, which wait
     for every command before them: an event that is not complete by then
     would be waited for forever. The two queues' own commands are run
@@ -156,7 +174,7 @@ def _settle_for_oclgrind(wait_for, src_queue, dst_queue):
             )
 
 
-def _runs_queues_at_flush(queue):
+def _runs_queues_at_flush(queue: CommandQueue) -> bool:
     """Oclgrind 21.10 runs commands only at a flush, finish or wait, and its
     clFlush is a clFinish."""
     return queue._device.platform.name == "Oclgrind"

@@ -37,48 +37,71 @@ allocate at the same instant may lose one update, which shifts the next
 collection by one object's size and never makes the bound unbounded.
 """
 
+from __future__ import annotations
+
 import gc
 import os
 import re
 import sys
+from typing import TYPE_CHECKING, Any, Optional
 
 from pycl._lib import lib
 from pycl import _wards
 from pycl.errors import logic_error
 
+if TYPE_CHECKING:
+    from typing import Protocol, Sequence
+
+    from pycl.platform import Device
+
+    class _Owner(Protocol):
+        """A context as the budget sees it: a Protocol rather than
+        pycl.context.Context, since pycl.context imports ``_Account`` from
+        here for its annotations (and the import graph stays acyclic)."""
+
+        _account: Optional[_Account]  # cached by _account_of
+
+        @property
+        def devices(self) -> Sequence[Device]: ...
+
+
 __all__ = ["configure", "settings", "stats", "collect"]
 
-_settings = {
+_settings: dict[str, Any] = {
     "enabled": sys.implementation.name == "pypy",
     "min_bytes": 256 << 20,
     "fraction": 1 / 16,
 }
 # Read by the allocating paths on every call (``if _budget.enabled:``).
-enabled = _settings["enabled"]
+enabled: bool = _settings["enabled"]
 
-_collections = 0
+_collections: int = 0
 
 
 class _Account:
     """One device's bytes allocated since the last collection."""
 
     __slots__ = ("device", "global_mem", "budget", "pending")
+    device: Device
+    global_mem: int  # the device's global_mem_size in bytes
+    budget: int  # bytes allocated between collections
+    pending: int  # bytes allocated since the last collection
 
-    def __init__(self, device):
+    def __init__(self, device: Device) -> None:
         self.device = device
         self.global_mem = device.global_mem_size
         self.budget = _budget_for(self.global_mem)
         self.pending = 0
 
 
-_accounts = {}  # device int_ptr -> _Account (root devices live as long as the process)
+_accounts: dict[int, _Account] = {}  # device int_ptr -> _Account (root devices live as long as the process)
 
 
-def _budget_for(global_mem):
+def _budget_for(global_mem: int) -> int:
     return max(_settings["min_bytes"], int(_settings["fraction"] * global_mem))
 
 
-def _account_of(context):
+def _account_of(context: _Owner) -> _Account:
     """The account a context's allocations go to (cached on the context)."""
     accounts = []
     for device in context.devices:
@@ -91,7 +114,7 @@ def _account_of(context):
     return account
 
 
-def charge(context, nbytes):
+def charge(context: _Owner, nbytes: int) -> None:
     """Count ``nbytes`` that an object of ``context`` is about to own;
     collects garbage first when the device's budget is exceeded."""
     account = context._account
@@ -105,7 +128,7 @@ def charge(context, nbytes):
     account.pending = total
 
 
-def credit(context, nbytes):
+def credit(context: _Owner, nbytes: int) -> None:
     """Take off ``nbytes`` of an object of ``context`` released explicitly."""
     account = context._account
     if account is not None:
@@ -113,7 +136,7 @@ def credit(context, nbytes):
         account.pending = pending if pending > 0 else 0
 
 
-def credit_object(context, obj):
+def credit_object(context: _Owner, obj: object) -> None:
     """Take off what ``obj`` was charged (its ``_charged`` slot, set only
     when accounting was on at its creation: the slot stays unset otherwise,
     which spares CPython a store per object)."""
@@ -122,7 +145,7 @@ def credit_object(context, obj):
         credit(context, charged)
 
 
-def collect():
+def collect() -> None:
     """Collect garbage now and finish what collection handed over: queued
     frees of collected SVM allocations are flushed to their queues and the
     host objects of completed transfers are let go. Every account starts
@@ -136,7 +159,9 @@ def collect():
     _collections += 1
 
 
-def configure(enabled=None, min_bytes=None, fraction=None):
+def configure(
+    enabled: Optional[bool] = None, min_bytes: Optional[int] = None, fraction: Optional[float] = None
+) -> None:
     """Change the budget: ``enabled`` turns accounting on or off,
     ``min_bytes`` and ``fraction`` set each device's budget to
     ``max(min_bytes, fraction * global_mem_size)``. ``None`` keeps a value."""
@@ -151,19 +176,19 @@ def configure(enabled=None, min_bytes=None, fraction=None):
     _apply()
 
 
-def _apply():
+def _apply() -> None:
     global enabled
     enabled = _settings["enabled"]
     for account in _accounts.values():
         account.budget = _budget_for(account.global_mem)
 
 
-def settings():
+def settings() -> dict[str, Any]:
     """The current settings (a copy)."""
     return dict(_settings)
 
 
-def stats():
+def stats() -> dict[str, Any]:
     """``{"collections": n, "devices": [{"device", "budget", "pending"}]}``:
     the collections the budget ran and each device account's state."""
     return {
@@ -172,10 +197,10 @@ def stats():
     }
 
 
-_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+_UNITS: dict[str, int] = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 
 
-def _from_environment(value):
+def _from_environment(value: str) -> None:
     """``PYCL_GC_BUDGET``: ``off`` (or ``0``), or a size such as ``64M``."""
     text = value.strip().upper()
     if text in ("OFF", "0", "NO", "FALSE"):

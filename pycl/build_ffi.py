@@ -28,7 +28,10 @@ Keep this file importable on its own (no ``pycl`` imports), cffi 1.15 and
 Python 3.9.
 """
 
+from __future__ import annotations
+
 import os
+from typing import Optional
 
 from cffi import FFI
 
@@ -41,7 +44,7 @@ SOURCE_DIR = os.path.join(ROOT, "cl_shim", "src")
 PACKAGE_INCLUDE_DIR = os.path.join(PACKAGE_DIR, "include")
 
 
-def include_dir():
+def include_dir() -> str:
     """The folder holding ``pycl_shim.h``: the repository's ``cl_shim/include``
     when this file sits in a checkout, else the installed ``pycl/include``.
     ``pycl.get_include()`` answers the same (tests/test_embed.py checks)."""
@@ -53,7 +56,7 @@ def include_dir():
 INCLUDE_DIR = include_dir()
 
 # Order matters: each file may use the types of the files before it.
-DECLARATION_FILES = [
+DECLARATION_FILES: list[str] = [
     "types.h",
     "constants.h",
     "loader.h",
@@ -66,7 +69,7 @@ DECLARATION_FILES = [
     "scalars.h",
     "embed.h",
 ]
-SOURCE_FILES = [
+SOURCE_FILES: list[str] = [
     "loader.c",
     "errors.c",
     "runtime.c",
@@ -85,7 +88,7 @@ extern "Python" void pycl_event_callback(cl_event, cl_int, void *);
 """
 
 
-def read_declarations(include=None):
+def read_declarations(include: Optional[str] = None) -> str:
     """The area headers under ``include`` (default: ``INCLUDE_DIR``) as one cdef text."""
     parts = []
     for name in DECLARATION_FILES:
@@ -94,7 +97,7 @@ def read_declarations(include=None):
     return "\n".join(parts)
 
 
-def _source_args():
+def _source_args() -> tuple[list[str], list[str]]:
     """set_source's paths: relative to the repository root when building from
     it (setuptools rejects absolute source paths); absolute and without
     sources when only the installed headers are there."""
@@ -117,7 +120,7 @@ ffibuilder.set_source(
 )
 
 
-def main():
+def main() -> None:
     """Compile ``pycl/_lib`` in place (the sources' paths are relative to the root)."""
     os.chdir(ROOT)
     ffibuilder.compile(verbose=True)

@@ -28,7 +28,7 @@ Differences from PyOpenCL's ``to_string`` (pycl extensions):
 from __future__ import annotations
 
 import operator
-from typing import TYPE_CHECKING, ClassVar, Optional, cast
+from typing import TYPE_CHECKING, ClassVar, Optional, SupportsIndex, cast
 
 from pycl._lib import lib
 
@@ -55,7 +55,7 @@ class _ConstantClass(metaclass=_ConstantType):
     @classmethod
     def to_string(
         cls,
-        value: int,
+        value: SupportsIndex,
         default_format: Optional[str] = None,  # noqa: UP045 (no X | Y: Python 3.9)
     ) -> str:
         """The attribute name of *value*.

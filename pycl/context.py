@@ -1,7 +1,10 @@
 """Contexts and ``create_some_context``."""
 
+from __future__ import annotations
+
 import os
 import sys
+from typing import TYPE_CHECKING, Any, Optional
 
 from pycl._lib import ffi, lib
 from pycl import constants as _constants
@@ -10,10 +13,19 @@ from pycl.errors import check, logic_error, LogicError, RuntimeError
 from pycl._handle import Handle
 from pycl.platform import Device, Platform, get_platforms
 
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+    from typing import TypeVar
+
+    from pycl.budget import _Account
+
+    # Platforms or devices, by name.
+    _Named = TypeVar("_Named", Platform, Device)
+
 __all__ = ["Context", "create_some_context", "choose_devices", "get_test_platforms_and_devices"]
 
 
-def _properties_array(properties):
+def _properties_array(properties: Optional[Iterable[tuple[int, Any]]]) -> Any:
     """``[(context_properties.PLATFORM, platform), ...]`` as a 0-terminated array."""
     flat = []
     for key, value in properties or ():
@@ -29,13 +41,24 @@ class Context(Handle):
     ``properties`` (by default the first platform that has such devices)."""
 
     __slots__ = ("_devices", "_stager", "_between_stager", "_account", "_sub_aligns", "_memo")
+    _devices: Optional[list[Device]]
+    _stager: Any
+    _between_stager: Any
+    _account: Optional[_Account]
+    _sub_aligns: Optional[tuple[int, ...]]
+    _memo: dict[Any, Any]
     _ctype = "cl_context"
     _retain = lib.pycl_context_retain
     _release = lib.pycl_context_release
     _info_kind = "context"
     _invalid_code = lib.CL_INVALID_CONTEXT
 
-    def __init__(self, devices=None, properties=None, dev_type=None):
+    def __init__(
+        self,
+        devices: Optional[Iterable[Device]] = None,
+        properties: Optional[Sequence[tuple[int, Any]]] = None,
+        dev_type: Optional[int] = None,
+    ) -> None:
         if devices is not None and dev_type is not None:
             raise logic_error("Context", "pass devices or dev_type, not both")
         raw = ffi.new("cl_context *")
@@ -59,7 +82,7 @@ class Context(Handle):
             check(status, "clCreateContextFromType")
         self._adopt(raw[0])
 
-    def _adopt(self, raw):
+    def _adopt(self, raw: Any) -> None:
         Handle._adopt(self, raw)
         self._devices = None
         self._stager = None  # pinned slots for staged copies (pycl.staging)
@@ -68,12 +91,12 @@ class Context(Handle):
         self._sub_aligns = None  # its devices' sub-buffer alignments in bytes (Buffer), found at first use
         self._memo = {}  # what checks found out about its devices (images), by key
 
-    def _get_cl_version(self):
+    def _get_cl_version(self) -> tuple[int, int]:
         """PyOpenCL's helper: the first device's platform's ``cl_version``."""
         return self.devices[0].platform.cl_version
 
     @property
-    def devices(self):
+    def devices(self) -> list[Device]:
         """The context's devices (cached: they cannot change)."""
         self._live()
         if self._devices is None:
@@ -81,7 +104,7 @@ class Context(Handle):
         return self._devices
 
 
-def _first_platform_with(dev_type):
+def _first_platform_with(dev_type: int) -> Platform:
     for platform in get_platforms():
         if platform.get_devices(dev_type):
             return platform
@@ -92,7 +115,7 @@ def _first_platform_with(dev_type):
     )
 
 
-def _not_found(routine, what, answer, items):
+def _not_found(routine: str, what: str, answer: str, items: Sequence[Handle]) -> RuntimeError:
     return RuntimeError(
         routine,
         lib.CL_DEVICE_NOT_FOUND,
@@ -101,7 +124,7 @@ def _not_found(routine, what, answer, items):
     )
 
 
-def _pick(items, answer, what, last):
+def _pick(items: Sequence[_Named], answer: str, what: str, last: bool) -> _Named:
     """PyOpenCL's rule: an index in range, else the first item whose name
     holds ``answer`` (case-insensitive), or the last one if ``last`` (its
     rule for platforms)."""
@@ -118,7 +141,7 @@ def _pick(items, answer, what, last):
     return matches[-1] if last else matches[0]
 
 
-def choose_devices(interactive=None, answers=None):
+def choose_devices(interactive: Optional[bool] = None, answers: Optional[Sequence[str]] = None) -> list[Device]:
     """The devices ``create_some_context`` uses, as PyOpenCL 2026.1.4 chooses
     them: from ``answers`` (a list of strings: the platform, then the devices
     comma-separated), else from ``PYOPENCL_CTX`` (``"0:1"``, ``"0:0,1"`` for a
@@ -138,6 +161,7 @@ def choose_devices(interactive=None, answers=None):
             for _platform, devices in get_test_platforms_and_devices():
                 if devices:
                     return [devices[0]]
+    given: Optional[list[str]]
     if answers is not None:
         if isinstance(answers, str):
             raise TypeError("choose_devices: answers must be a list of strings, not a str")
@@ -150,13 +174,13 @@ def choose_devices(interactive=None, answers=None):
             interactive = bool(sys.stdin is not None and sys.stdin.isatty())
         except Exception:  # a closed or replaced stdin
             interactive = False
-    typed = []
+    typed: list[str] = []
 
-    def say(text):
+    def say(text: str) -> None:
         if interactive:
             print(text)
 
-    def ask(prompt):
+    def ask(prompt: str) -> str:
         if answers:
             return answers.pop(0)
         if not interactive:
@@ -202,7 +226,7 @@ def choose_devices(interactive=None, answers=None):
     return devices
 
 
-def create_some_context(interactive=None, answers=None):
+def create_some_context(interactive: Optional[bool] = None, answers: Optional[Sequence[str]] = None) -> Context:
     """A context on the devices ``choose_devices(interactive, answers)``
     gives: ``answers``, else ``PYOPENCL_CTX`` (``"platform:device,device"``,
     each an index or a name substring; several devices make a context over
@@ -214,7 +238,7 @@ def create_some_context(interactive=None, answers=None):
 # {{{ PYOPENCL_TEST
 
 
-def _find_cl_obj(items, identifier, what, spec):
+def _find_cl_obj(items: Sequence[_Named], identifier: str, what: str, spec: str) -> _Named:
     """PyOpenCL's rule for PYOPENCL_TEST: an index (negative ones count from
     the end), else the first item whose name and vendor hold
     ``identifier`` (case-insensitive)."""
@@ -241,7 +265,7 @@ def _find_cl_obj(items, identifier, what, spec):
     )
 
 
-def get_test_platforms_and_devices(plat_dev_string=None):
+def get_test_platforms_and_devices(plat_dev_string: Optional[str] = None) -> list[tuple[Platform, list[Device]]]:
     """``[(platform, [device, ...])]`` selected by ``plat_dev_string``
     (default: the environment's PYOPENCL_TEST, else PYCL_TEST), in the syntax
     of PyOpenCL 2026.1.4: ``;``-separated entries ``platform`` (all its
@@ -262,7 +286,7 @@ def get_test_platforms_and_devices(plat_dev_string=None):
     platforms = get_platforms()
     if not spec.strip():
         return [(p, p.get_devices()) for p in platforms]
-    selected = []
+    selected: list[tuple[Platform, list[Device]]] = []
     for entry in spec.split(";"):
         if not entry.strip():
             continue

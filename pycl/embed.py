@@ -14,7 +14,10 @@ with handles from pycl objects (``int_ptr``), calling OpenCL through pycl's
 loader without linking libOpenCL. ``examples/embed/`` is a complete example.
 """
 
+from __future__ import annotations
+
 import os
+from typing import Any
 
 from pycl._lib import ffi, lib
 
@@ -36,7 +39,7 @@ def get_include() -> str:
     return _PACKAGE_INCLUDE_DIR
 
 
-def dispatcher():
+def dispatcher() -> Any:
     """The shim's ``const struct pycl_dispatcher *`` (a cdata of pycl's ffi),
     for a cffi module that includes pycl's declarations. The table is static:
     valid as long as the process runs."""

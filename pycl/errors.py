@@ -4,11 +4,17 @@ The classes keep PyOpenCL's names and also subclass the matching builtins, so
 ``except ValueError`` and ``except pycl.LogicError`` both catch a bad argument.
 """
 
+from __future__ import annotations
+
 import builtins
 import os
 import sys
+from typing import TYPE_CHECKING, Any, Optional
 
 from pycl._lib import ffi, lib
+
+if TYPE_CHECKING:
+    from types import FrameType
 
 __all__ = ["Error", "MemoryError", "LogicError", "RuntimeError", "UnavailableError"]
 
@@ -24,21 +30,26 @@ class Error(Exception):
     ``routine`` and ``code`` are None.
     """
 
-    def __init__(self, routine, code=None, what=""):
+    routine: Optional[str]
+    code: Optional[int]
+    what: str
+
+    def __init__(self, routine: str, code: Optional[int] = None, what: str = "") -> None:
         if code is None:
-            routine, what = None, routine
+            # With no code, the one argument is the message.
+            routine, what = None, routine  # type: ignore[assignment]  # routine: None from here on
         self.routine = routine
         self.code = code
         self.what = what
         super().__init__(*((what,) if code is None else (routine, code, what)))
 
-    def __str__(self):
+    def __str__(self) -> str:
         if self.code is None:
             return str(self.what)
         text = "%s failed: %s" % (self.routine, status_name(self.code))
         return "%s - %s" % (text, self.what) if self.what else text
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Error], tuple[Any, ...]]:
         return (type(self), self.args)
 
 
@@ -61,13 +72,13 @@ class UnavailableError(Error, NotImplementedError):
 _MEMORY_CODES = frozenset((lib.CL_MEM_OBJECT_ALLOCATION_FAILURE, lib.CL_OUT_OF_RESOURCES, lib.CL_OUT_OF_HOST_MEMORY))
 
 
-def status_name(code):
+def status_name(code: int) -> str:
     """The header name of a CL status, e.g. ``CL_INVALID_VALUE``."""
     name = lib.pycl_error_name(code)
     return ffi.string(name).decode() if name else "unknown status %d" % code
 
 
-def error_for(code, routine, what=""):
+def error_for(code: int, routine: str, what: str = "") -> Error:
     """The exception for a failed shim call: the class follows the code."""
     if code == lib.PYCL_UNAVAILABLE:
         reason = ffi.string(lib.pycl_unavailable_reason()).decode()
@@ -79,13 +90,13 @@ def error_for(code, routine, what=""):
     return RuntimeError(routine, code, what)
 
 
-def check(code, routine, what=""):
+def check(code: int, routine: str, what: str = "") -> None:
     """Raise for a non-zero status. Hot paths test ``if status:`` inline first."""
     if code:
         raise error_for(code, routine, what)
 
 
-def logic_error(routine, what, code=lib.CL_INVALID_VALUE):
+def logic_error(routine: str, what: str, code: int = lib.CL_INVALID_VALUE) -> LogicError:
     """pycl's own validation failure, raised before any C call."""
     return LogicError(routine, code, what)
 
@@ -93,11 +104,11 @@ def logic_error(routine, what, code=lib.CL_INVALID_VALUE):
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
 
-def caller_stacklevel():
+def caller_stacklevel() -> int:
     """The ``stacklevel`` for ``warnings.warn`` called from pycl that names
     the first frame outside the pycl package (pycl's routes are of varying
     depth)."""
-    frame = sys._getframe(1)
+    frame: Optional[FrameType] = sys._getframe(1)
     level = 1
     while frame is not None and os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == _PACKAGE_DIR:
         frame = frame.f_back

@@ -1,8 +1,11 @@
 """Events, user events, nanny events, markers and barriers, and the wait
 lists every enqueue function takes."""
 
+from __future__ import annotations
+
 import threading
 import warnings
+from typing import TYPE_CHECKING, Any, Optional
 
 from pycl._lib import ffi, lib
 from pycl import _info
@@ -10,6 +13,16 @@ from pycl.errors import check
 from pycl._handle import Handle, out_cell
 from pycl import _wards
 from pycl.queue import enqueue_handle
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from typing import TypeVar
+
+    from pycl._typing import WaitList
+    from pycl.context import Context
+    from pycl.queue import CommandQueue
+
+    _E = TypeVar("_E", bound="Event")
 
 __all__ = [
     "out_cell",
@@ -23,7 +36,7 @@ __all__ = [
 ]
 
 
-def wait_list(wait_for, routine):
+def wait_list(wait_for: WaitList, routine: str) -> tuple[int, Any]:
     """``(count, cl_event array or NULL)`` for a ``wait_for`` argument."""
     if not wait_for:
         return 0, ffi.NULL
@@ -38,7 +51,7 @@ def wait_list(wait_for, routine):
     return len(handles), ffi.new("cl_event[]", handles)
 
 
-def take_event(cls, cell, cell_int):
+def take_event(cls: type[_E], cell: Any, cell_int: Any) -> _E:
     """A new ``cls`` (Event or a subclass) owning the event in ``out_cell()``."""
     event = _new_object(cls)
     event._ptr = cell_int[0]
@@ -53,11 +66,12 @@ class _Profile:
     """``event.profile.start`` etc.: profiling info in nanoseconds."""
 
     __slots__ = ("_event",)
+    _event: Event
 
-    def __init__(self, event):
+    def __init__(self, event: Event) -> None:
         self._event = event
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> int:
         if not name.islower():
             # PyOpenCL 2026.1.4 still answers event.profile.START, with a warning.
             warnings.warn(
@@ -83,22 +97,22 @@ class Event(Handle):
     _info_kind = "event"
     _invalid_code = lib.CL_INVALID_EVENT
 
-    def wait(self):
+    def wait(self) -> None:
         """Block until the command completes (releasing the GIL meanwhile)."""
         handle = ffi.new("cl_event[1]", [self._live()])
         check(lib.pycl_event_wait(1, handle), "clWaitForEvents")
         if _wards._pending:
             _wards.prune()
 
-    def get_profiling_info(self, param):
+    def get_profiling_info(self, param: int) -> int:
         """A ``profiling_info`` value in nanoseconds (queue needs PROFILING_ENABLE)."""
         return _info.query(self, "profiling", param)
 
     @property
-    def profile(self):
+    def profile(self) -> _Profile:
         return _Profile(self)
 
-    def set_callback(self, type, cb):
+    def set_callback(self, type: int, cb: Callable[[int], object]) -> None:
         """Call ``cb(status)`` on a thread of its own once the event reaches
         ``type`` (a ``command_execution_status``; OpenCL 1.1). As with
         PyOpenCL, ``cb`` never runs on the driver's thread nor inside the call
@@ -109,7 +123,7 @@ class Event(Handle):
         if reached is not None:
             threading.Thread(target=cb, args=(reached,), name="pycl event callback", daemon=True).start()
             return
-        entry = [cb, None]
+        entry: list[Any] = [cb, None]
         entry[1] = ffi.new_handle(entry)
         with _callbacks_lock:
             _pending_callbacks.add(entry[1])
@@ -120,7 +134,7 @@ class Event(Handle):
             check(status, "clSetEventCallback")
 
 
-def _reached_without_callback(handle, wanted):
+def _reached_without_callback(handle: Any, wanted: int) -> Optional[int]:
     """On drivers that never call a callback set on an event that has
     already reached the status (Oclgrind 21.10, docs/quirks.md): the status
     to call it with now, else None (the driver will call it)."""
@@ -142,7 +156,7 @@ def _reached_without_callback(handle, wanted):
     return state[0] if state[0] < 0 else wanted
 
 
-def event_context_ptr(handle):
+def event_context_ptr(handle: Any) -> int:
     """The address of the context of the event ``handle`` (a ``cl_event``)."""
     context = ffi.new("cl_context *")
     check(
@@ -154,16 +168,16 @@ def event_context_ptr(handle):
 
 # Platform handle (valid for the process) -> whether its driver never calls
 # a callback set on an event that has already reached the status.
-_no_late_callbacks = {}
+_no_late_callbacks: dict[int, bool] = {}
 
 # The handles of callbacks not yet called: ffi.new_handle's object must stay
 # alive until the driver calls back.
-_pending_callbacks = set()
+_pending_callbacks: set[Any] = set()
 _callbacks_lock = threading.Lock()
 
 
 @ffi.def_extern()
-def pycl_event_callback(event, status, user_data):
+def pycl_event_callback(event: Any, status: int, user_data: Any) -> None:
     # Called by the driver from its own thread, or (Oclgrind 21.10) from the
     # thread whose enqueue, flush or set_callback completed the event: hand
     # the callable over to a new thread and return at once.
@@ -181,12 +195,12 @@ class UserEvent(Event):
 
     __slots__ = ()
 
-    def __init__(self, context):
+    def __init__(self, context: Context) -> None:
         raw = ffi.new("cl_event *")
         check(lib.pycl_user_event_create(context._live(), raw), "clCreateUserEvent")
         self._adopt(raw[0])
 
-    def set_status(self, status):
+    def set_status(self, status: int) -> None:
         """``command_execution_status.COMPLETE`` or a negative error code."""
         check(lib.pycl_user_event_set_status(self._live(), status), "clSetUserEventStatus")
 
@@ -196,17 +210,18 @@ class NannyEvent(Event):
     host object, kept alive until the transfer completes."""
 
     __slots__ = ("_ward",)
+    _ward: Any
 
-    def get_ward(self):
+    def get_ward(self) -> Any:
         return self._ward
 
 
-def event_from(raw_out, cls=Event):
+def event_from(raw_out: Any, cls: type[Event] = Event) -> Event:
     """The object for the event a call stored in ``raw_out`` (``cl_event *``)."""
     return cls._wrap(raw_out[0])
 
 
-def wait_for_events(events):
+def wait_for_events(events: Sequence[Event]) -> None:
     """Wait for every event in ``events``."""
     count, handles = wait_list(events, "wait_for_events")
     if count:
@@ -215,7 +230,7 @@ def wait_for_events(events):
             _wards.prune()
 
 
-def enqueue_marker(queue, wait_for=None):
+def enqueue_marker(queue: CommandQueue, wait_for: WaitList = None) -> Event:
     """An event that completes when ``wait_for`` (or all prior commands) has."""
     count, handles = wait_list(wait_for, "enqueue_marker")
     out = ffi.new("cl_event *")
@@ -223,7 +238,7 @@ def enqueue_marker(queue, wait_for=None):
     return event_from(out)
 
 
-def enqueue_barrier(queue, wait_for=None):
+def enqueue_barrier(queue: CommandQueue, wait_for: WaitList = None) -> Event:
     """Like ``enqueue_marker``, and later commands wait for it."""
     count, handles = wait_list(wait_for, "enqueue_barrier")
     out = ffi.new("cl_event *")
@@ -231,7 +246,7 @@ def enqueue_barrier(queue, wait_for=None):
     return event_from(out)
 
 
-def _wrap_event(raw):
+def _wrap_event(raw: Any) -> Event:
     check(lib.pycl_event_retain(raw), "clRetainEvent")
     return Event._wrap(raw)
 

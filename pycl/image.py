@@ -39,7 +39,10 @@ descriptor sets it to 1); packed formats (``UNORM_SHORT_565`` ...) report
 their true ``itemsize``; ``Image(...)`` is not deprecated.
 """
 
+from __future__ import annotations
+
 import functools
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 import numpy as np
 
@@ -64,6 +67,28 @@ from pycl.transfer import (
     register_route,
 )
 from pycl._args import mem_handle, queue_handle, size_value
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+    from typing import Literal
+
+    from numpy.typing import DTypeLike, NDArray
+
+    from pycl._typing import Extent, HostDestination, HostSource, Size, WaitList
+    from pycl.context import Context
+    from pycl.event import NannyEvent
+    from pycl.memory import Buffer
+    from pycl.platform import Device
+    from pycl.queue import CommandQueue
+
+    # An origin or region: a tuple of up to three ints, or one int.
+    _Coords = Union[Size, Extent]
+    # An entry of a properties list: a key or a value, or a (key, value) pair
+    # (a tuple or list, whose entries are added in turn).
+    _PropertyEntry = Union[Size, tuple[Size, ...], list[Size]]
+    # Image._create's plan: (image type, shape, extent, element size,
+    # cl_image_format cdata, cl_image_desc cdata).
+    _Plan = tuple[int, tuple[int, ...], tuple[int, ...], int, Any, Any]
 
 __all__ = [
     "ImageFormat",
@@ -157,11 +182,11 @@ _ORDER_NAMES = {lib.CL_ARGB: "ARGB", lib.CL_DEPTH: "DEPTH"}  # not in PyOpenCL's
 _TYPE_NAMES = {lib.CL_UNORM_INT24: "UNORM_INT24"}
 
 
-def _order_name(order):
+def _order_name(order: int) -> str:
     return _ORDER_NAMES.get(order) or _co.to_string(order, "<unknown channel order 0x%x>")
 
 
-def _type_name(channel_type):
+def _type_name(channel_type: int) -> str:
     return _TYPE_NAMES.get(channel_type) or _ct.to_string(channel_type, "<unknown channel data type 0x%x>")
 
 
@@ -176,58 +201,61 @@ class ImageFormat:
 
     __slots__ = ("channel_order", "channel_data_type")
 
-    def __init__(self, channel_order=0, channel_type=0):
+    channel_order: int
+    channel_data_type: int
+
+    def __init__(self, channel_order: int = 0, channel_type: int = 0) -> None:
         self.channel_order = channel_order
         self.channel_data_type = channel_type
 
     @property
-    def channel_count(self):
+    def channel_count(self) -> int:
         count = _CHANNEL_COUNT.get(self.channel_order)
         if count is None:
             raise logic_error("ImageFormat.channel_count", "unrecognized channel order 0x%x" % self.channel_order)
         return count
 
     @property
-    def dtype_size(self):
+    def dtype_size(self) -> int:
         size = _CHANNEL_SIZE.get(self.channel_data_type)
         if size is None:
             raise logic_error("ImageFormat.dtype_size", "unrecognized channel data type 0x%x" % self.channel_data_type)
         return size
 
     @property
-    def itemsize(self):
+    def itemsize(self) -> int:
         if self.channel_data_type in _PACKED:
             self.channel_count  # noqa: B018 (validates the order)
             return self.dtype_size
         return self.channel_count * self.dtype_size
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "ImageFormat(%s, %s)" % (_order_name(self.channel_order), _type_name(self.channel_data_type))
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if not isinstance(other, ImageFormat):
             return NotImplemented
         return self.channel_order == other.channel_order and self.channel_data_type == other.channel_data_type
 
-    def __ne__(self, other):
+    def __ne__(self, other: object) -> bool:
         result = self.__eq__(other)
         return result if result is NotImplemented else not result
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash((ImageFormat, self.channel_order, self.channel_data_type))
 
 
-def _format_from_struct(fmt):
+def _format_from_struct(fmt: Any) -> ImageFormat:
     return ImageFormat(fmt.image_channel_order, fmt.image_channel_data_type)
 
 
 _info.register_wrapper("image_format", _format_from_struct)
 
 
-_image_support = {}  # device handle -> bool (root devices live as long as the process)
+_image_support: dict[int, bool] = {}  # device handle -> bool (root devices live as long as the process)
 
 
-def require_images(context, routine):
+def require_images(context: Context, routine: str) -> None:
     """``UnavailableError`` unless a device of ``context`` supports images."""
     if context._memo.get("images"):
         return
@@ -247,7 +275,7 @@ def require_images(context, routine):
     )
 
 
-def _image_type_arg(image_type, routine):
+def _image_type_arg(image_type: object, routine: str) -> int:
     if isinstance(image_type, bool) or not isinstance(image_type, (int, np.integer)):
         raise TypeError("%s: image_type must be a mem_object_type, not %s" % (routine, type(image_type).__name__))
     if image_type not in IMAGE_TYPES:
@@ -260,7 +288,7 @@ def _image_type_arg(image_type, routine):
     return int(image_type)
 
 
-def get_supported_image_formats(context, flags, image_type):
+def get_supported_image_formats(context: Context, flags: Size, image_type: Size) -> list[ImageFormat]:
     """The ``ImageFormat`` list the context supports for ``flags``
     (``mem_flags``) and ``image_type`` (``mem_object_type``)."""
     routine = "get_supported_image_formats"
@@ -285,10 +313,10 @@ def get_supported_image_formats(context, flags, image_type):
 _QUERY_FLAGS = _mf.READ_WRITE | _mf.WRITE_ONLY | _mf.READ_ONLY | _mf.KERNEL_READ_AND_WRITE
 
 # (device handles, access flags, image type) -> frozenset of (order, type)
-_supported_cache = {}
+_supported_cache: dict[tuple[tuple[int, ...], int, int], frozenset[tuple[int, int]]] = {}
 
 
-def _supported(context, flags, image_type):
+def _supported(context: Context, flags: int, image_type: int) -> frozenset[tuple[int, int]]:
     memo_key = ("formats", flags, image_type)
     supported = context._memo.get(memo_key)
     if supported is None:
@@ -301,7 +329,7 @@ def _supported(context, flags, image_type):
     return supported
 
 
-def _check_format_supported(context, flags, image_type, fmt, routine):
+def _check_format_supported(context: Context, flags: int, image_type: int, fmt: ImageFormat, routine: str) -> None:
     access = flags & _ACCESS or _mf.READ_WRITE
     supported = _supported(context, access, image_type)
     if (fmt.channel_order, fmt.channel_data_type) not in supported:
@@ -319,10 +347,10 @@ def _check_format_supported(context, flags, image_type, fmt, routine):
 
 # {{{ images
 
-_limits_cache = {}  # device handle -> dict of the image size limits
+_limits_cache: dict[int, dict[str, int]] = {}  # device handle -> dict of the image size limits
 
 
-def _limits(device):
+def _limits(device: Device) -> dict[str, int]:
     limits = _limits_cache.get(device._ptr)
     if limits is None:
         di = _constants.device_info
@@ -349,7 +377,7 @@ _AXES = {
 }
 
 
-def _check_size_limits(context, image_type, dims, routine):
+def _check_size_limits(context: Context, image_type: int, dims: tuple[int, ...], routine: str) -> None:
     axes = _AXES[image_type]
     memo_key = ("limits", image_type)
     per_device = context._memo.get(memo_key)
@@ -360,7 +388,7 @@ def _check_size_limits(context, image_type, dims, routine):
     for limits in per_device:
         if all(d <= limit for d, limit in zip(dims, limits)):
             return
-    problems = []
+    problems: list[str] = []
     for device in context.devices:
         limits = _limits(device)
         bad = [
@@ -377,7 +405,7 @@ def _check_size_limits(context, image_type, dims, routine):
     )
 
 
-def _image_type_for(shape, is_array, buffer, routine):
+def _image_type_for(shape: tuple[int, ...], is_array: bool, buffer: Optional[Buffer], routine: str) -> int:
     n = len(shape)
     if buffer is not None and is_array:
         raise logic_error(routine, "'buffer' and 'is_array' are mutually exclusive")
@@ -394,7 +422,7 @@ def _image_type_for(shape, is_array, buffer, routine):
     raise logic_error(routine, "shape = %r: images have one to three dimensions" % (shape,))
 
 
-def _extents(image_type, shape):
+def _extents(image_type: int, shape: tuple[int, ...]) -> tuple[int, ...]:
     """The image's extent along each origin/region axis (see the module doc)."""
     if image_type in (_mot.IMAGE1D, _mot.IMAGE1D_BUFFER):
         return (shape[0], 1, 1)
@@ -403,7 +431,9 @@ def _extents(image_type, shape):
     return tuple(shape)
 
 
-def _creation_pitches(image_type, dims, element, pitches, routine):
+def _creation_pitches(
+    image_type: int, dims: tuple[int, ...], element: int, pitches: Optional[Extent], routine: str
+) -> tuple[int, int, int]:
     """``(row_pitch, slice_pitch, bytes the host memory must hold)`` for
     creation with a host pointer; ``pitches`` None or up to 2 ints."""
     row_given, slice_given = _pitch_pair(pitches, "pitches", routine)
@@ -442,7 +472,7 @@ def _creation_pitches(image_type, dims, element, pitches, routine):
     return row, slice_, slice_ * count
 
 
-def _tight(image_type, shape, element):
+def _tight(image_type: int, shape: tuple[int, ...], element: int) -> tuple[int, int]:
     """The pitches pycl passes for a tightly packed host image."""
     w, h, d = _extents(image_type, shape)
     if image_type in (_mot.IMAGE1D, _mot.IMAGE1D_BUFFER, _mot.IMAGE2D):
@@ -452,10 +482,10 @@ def _tight(image_type, shape, element):
     return (w * element, w * element * h)
 
 
-_ignores_pitches_by_device = {}  # device handle -> bool
+_ignores_pitches_by_device: dict[int, bool] = {}  # device handle -> bool
 
 
-def _ignores_creation_pitches(context):
+def _ignores_creation_pitches(context: Context) -> bool:
     """Oclgrind (21.10) reads host memory tightly packed at image creation,
     whatever image_row_pitch and image_slice_pitch say; pycl then writes the
     image after creating it (COPY_HOST_PTR) or refuses (USE_HOST_PTR)."""
@@ -468,7 +498,7 @@ def _ignores_creation_pitches(context):
     return False
 
 
-def _pitch_pair(value, name, routine):
+def _pitch_pair(value: Optional[Extent], name: str, routine: str) -> tuple[int, ...]:
     if value is None:
         return (0, 0)
     if not isinstance(value, (tuple, list)):
@@ -479,10 +509,10 @@ def _pitch_pair(value, name, routine):
     return tuple(out) + (0,) * (2 - len(out))
 
 
-def _properties_array(properties, routine):
+def _properties_array(properties: Optional[Iterable[_PropertyEntry]], routine: str) -> Any:
     if properties is None:
         return ffi.NULL
-    flat = []
+    flat: list[Any] = []
     for item in properties:
         if isinstance(item, (tuple, list)):
             flat.extend(item)
@@ -514,21 +544,38 @@ class Image(MemoryObject):
 
     __slots__ = ("_format", "_shape", "_extent", "_element", "_buffer")
 
+    _format: ImageFormat
+    _shape: tuple[int, ...]  # as made (see shape)
+    _extent: tuple[int, ...]  # (width, height or layers, depth or layers), 1 where unused
+    _element: int  # bytes per element
+    _buffer: Optional[Buffer]  # the buffer of a 1D buffer image
+
+    # image_info attributes (answered by __getattr__).
+    row_pitch: int
+    slice_pitch: int
+    width: int
+    height: int
+    depth: int
+    array_size: int
+    num_mip_levels: int
+    num_samples: int
+
     def __init__(
         self,
-        context,
-        flags,
-        format,
-        shape=None,
-        pitches=None,
-        hostbuf=None,
-        is_array=False,
-        buffer=None,
+        context: Context,
+        flags: Size,
+        format: ImageFormat,
+        shape: Optional[Union[Size, Extent]] = None,
+        pitches: Optional[Extent] = None,
+        hostbuf: Optional[HostSource] = None,
+        is_array: bool = False,
+        buffer: Optional[Buffer] = None,
         *,
-        properties=None,
-    ):
+        properties: Optional[Iterable[Union[Size, tuple[Size, ...], list[Size]]]] = None,
+    ) -> None:
         routine = "create_image"
         handle = context._live()
+        key: Optional[tuple[int, int, int, tuple[int, ...]]]
         if (
             hostbuf is None
             and buffer is None
@@ -621,7 +668,7 @@ class Image(MemoryObject):
         elif flags & (_mf.USE_HOST_PTR | _mf.COPY_HOST_PTR):
             raise logic_error(routine, "flags %s need a hostbuf" % _mf.to_string(flags), lib.CL_INVALID_HOST_PTR)
         _check_format_supported(context, flags, image_type, format, routine)
-        late_write = None
+        late_write: Optional[tuple[Any, int, int]] = None  # (hostbuf, row pitch, slice pitch)
         if (
             host != ffi.NULL
             and _ignores_creation_pitches(context)
@@ -650,7 +697,18 @@ class Image(MemoryObject):
         if late_write is not None:
             self._copy_in_later(*late_write)
 
-    def _create(self, context, handle, flags, format, plan, host, buffer, properties=None, hostbuf=None):
+    def _create(
+        self,
+        context: Context,
+        handle: Any,
+        flags: int,
+        format: ImageFormat,
+        plan: _Plan,
+        host: Any,
+        buffer: Optional[Buffer],
+        properties: Optional[Iterable[_PropertyEntry]] = None,
+        hostbuf: Optional[HostSource] = None,
+    ) -> None:
         """clCreateImage of a checked ``plan``: (image type, shape, extent,
         element size, format struct, descriptor)."""
         image_type, shape, extent, element, c_format, desc = plan
@@ -686,7 +744,7 @@ class Image(MemoryObject):
         if flags & _mf.USE_HOST_PTR:
             self._hostbuf = hostbuf
 
-    def _copy_in_later(self, hostbuf, row, slice_):
+    def _copy_in_later(self, hostbuf: HostSource, row: int, slice_: int) -> None:
         """COPY_HOST_PTR with pitches on Oclgrind: a blocking write instead."""
         from pycl.queue import CommandQueue
 
@@ -696,7 +754,7 @@ class Image(MemoryObject):
         finally:
             queue.release()
 
-    def _init_from_handle(self):
+    def _init_from_handle(self) -> None:
         MemoryObject._init_from_handle(self)
         if self._type not in IMAGE_TYPES:
             raise logic_error("Image.from_int_ptr", "the memory object is not an image (type 0x%x)" % self._type)
@@ -705,6 +763,7 @@ class Image(MemoryObject):
         self._format = query(ii.FORMAT)
         self._element = query(ii.ELEMENT_SIZE)
         width = query(ii.WIDTH)
+        shape: tuple[int, ...]
         if self._type in (_mot.IMAGE1D, _mot.IMAGE1D_BUFFER):
             shape = (width,)
         elif self._type == _mot.IMAGE1D_ARRAY:
@@ -720,19 +779,21 @@ class Image(MemoryObject):
         self._buffer = query(ii.BUFFER) if self._type == _mot.IMAGE1D_BUFFER else None
 
     @property
-    def size(self):
+    def size(self) -> int:
         """CL_MEM_SIZE, queried once."""
         self._live()
         if self._size is None:
             self._size = _info.query(self, "mem", _constants.mem_info.SIZE)
         return self._size
 
-    def get_host_array(self, shape, dtype, order="C"):
+    def get_host_array(
+        self, shape: Union[Size, Extent], dtype: DTypeLike, order: Literal["C", "F"] = "C"
+    ) -> NDArray[Any]:
         self.size  # noqa: B018 (fills the cache get_host_array checks against)
         return MemoryObject.get_host_array(self, shape, dtype, order)
 
     @property
-    def shape(self):
+    def shape(self) -> tuple[int, ...]:
         """The shape the image was made with: ``(width,)``, ``(width,
         layers)``, ``(width, height)``, ``(width, height, layers)`` or
         ``(width, height, depth)``."""
@@ -740,33 +801,33 @@ class Image(MemoryObject):
         return self._shape
 
     @property
-    def format(self):
+    def format(self) -> ImageFormat:
         self._live()
         return self._format
 
     @property
-    def element_size(self):
+    def element_size(self) -> int:
         self._live()
         return self._element
 
     @property
-    def buffer(self):
+    def buffer(self) -> Optional[Buffer]:
         """The buffer of a 1D buffer image (the object passed in), else None."""
         self._live()
         return self._buffer
 
-    def get_image_info(self, param):
+    def get_image_info(self, param: int) -> Any:
         """An ``image_info`` value."""
         return _info.query(self, "image", param)
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         if name.islower():
             param = _info.param_for_attribute("image", name)
             if param is not None:
                 return self.get_image_info(param)
         return MemoryObject.__getattr__(self, name)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         if self._handle is None:
             return MemoryObject.__repr__(self)
         return "<pycl.Image %s %r %r at 0x%x>" % (_mot.to_string(self._type), self._shape, self._format, self._ptr)
@@ -776,10 +837,10 @@ class Image(MemoryObject):
 # Image._create's plan, for the first _MAX_PLANS image kinds made.
 _PLANS = "image plans"
 _MAX_PLANS = 256
-_NO_PLANS = {}
+_NO_PLANS: dict[tuple[int, int, int, tuple[int, ...]], _Plan] = {}
 
 
-def _image_desc(image_type, shape, row, slice_):
+def _image_desc(image_type: int, shape: tuple[int, ...], row: int, slice_: int) -> Any:
     """The ``cl_image_desc`` of an image of ``shape`` whose host memory has
     the pitches ``row`` and ``slice_``."""
     desc = ffi.new("cl_image_desc *")
@@ -798,7 +859,17 @@ def _image_desc(image_type, shape, row, slice_):
     return desc
 
 
-def create_image(context, flags, format, shape=None, pitches=None, hostbuf=None, is_array=False, buffer=None, **kwargs):
+def create_image(
+    context: Context,
+    flags: Size,
+    format: ImageFormat,
+    shape: Optional[Union[Size, Extent]] = None,
+    pitches: Optional[Extent] = None,
+    hostbuf: Optional[HostSource] = None,
+    is_array: bool = False,
+    buffer: Optional[Buffer] = None,
+    **kwargs: Any,
+) -> Image:
     """Make an ``Image`` (same arguments; see ``Image``). OpenCL 1.2's
     ``clCreateImage``, or ``clCreateImageWithProperties`` (3.0) when the
     keyword ``properties`` is given."""
@@ -827,7 +898,7 @@ _info.add_kind(
 
 # {{{ image_from_array
 
-DTYPE_TO_CHANNEL_TYPE = {
+DTYPE_TO_CHANNEL_TYPE: dict[np.dtype[Any], int] = {
     np.dtype(np.float32): _ct.FLOAT,
     np.dtype(np.float16): _ct.HALF_FLOAT,
     np.dtype(np.int8): _ct.SIGNED_INT8,
@@ -838,17 +909,23 @@ DTYPE_TO_CHANNEL_TYPE = {
     np.dtype(np.uint32): _ct.UNSIGNED_INT32,
 }
 """numpy scalar dtype -> channel type (as PyOpenCL's table)."""
-DTYPE_TO_CHANNEL_TYPE_NORM = {
+DTYPE_TO_CHANNEL_TYPE_NORM: dict[np.dtype[Any], int] = {
     np.dtype(np.int8): _ct.SNORM_INT8,
     np.dtype(np.int16): _ct.SNORM_INT16,
     np.dtype(np.uint8): _ct.UNORM_INT8,
     np.dtype(np.uint16): _ct.UNORM_INT16,
 }
 """numpy scalar dtype -> normalized channel type (``norm_int=True``)."""
-_RGBA_PREFIX = {1: _co.R, 2: _co.RG, 3: _co.RGB, 4: _co.RGBA}
+_RGBA_PREFIX: dict[Size, int] = {1: _co.R, 2: _co.RG, 3: _co.RGB, 4: _co.RGBA}
 
 
-def image_from_array(ctx, ary, num_channels=None, mode="r", norm_int=False):
+def image_from_array(
+    ctx: Context,
+    ary: NDArray[Any],
+    num_channels: Optional[Size] = None,
+    mode: Literal["r", "w"] = "r",
+    norm_int: bool = False,
+) -> Image:
     """A 1D, 2D or 3D ``Image`` holding a copy of the C-contiguous array ``ary``.
 
     ``num_channels`` defaults to 1 for scalar dtypes and to the component
@@ -922,7 +999,7 @@ def image_from_array(ctx, ary, num_channels=None, mode="r", norm_int=False):
 # {{{ region checks
 
 
-def _ints(value, name, routine):
+def _ints(value: Iterable[Any], name: str, routine: str) -> tuple[int, ...]:
     """A tuple of non-negative ints (fast when it already is one)."""
     for v in value:
         if type(v) is not int or v < 0:
@@ -933,7 +1010,7 @@ def _ints(value, name, routine):
 _PADDING = {0: ((), (0,), (0, 0), (0, 0, 0)), 1: ((), (1,), (1, 1), (1, 1, 1))}
 
 
-def _triple(value, name, pad, routine):
+def _triple(value: Any, name: str, pad: int, routine: str) -> tuple[int, ...]:
     t = type(value)
     if (t is tuple or t is list) and 0 < len(value) <= 3:
         for v in value:
@@ -944,7 +1021,7 @@ def _triple(value, name, pad, routine):
     return _triple_slow(value, name, pad, routine)
 
 
-def _triple_slow(value, name, pad, routine):
+def _triple_slow(value: Any, name: str, pad: int, routine: str) -> tuple[int, ...]:
     if not isinstance(value, (tuple, list)):
         if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
             value = (value,)
@@ -966,7 +1043,9 @@ _AXIS_NAMES = {
 }
 
 
-def _box(image, origin, region, origin_name, side, routine):
+def _box(
+    image: Image, origin: _Coords, region: _Coords, origin_name: str, side: str, routine: str
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Padded ``(origin, region)`` checked to lie inside ``image``."""
     origin = _triple(origin, origin_name, 0, routine)
     region = _triple(region, "region", 1, routine)
@@ -996,7 +1075,15 @@ def _box(image, origin, region, origin_name, side, routine):
     return origin, region
 
 
-def _host_pitches(image, region, pitches, host_len, host_obj, host_name, routine):
+def _host_pitches(
+    image: Image,
+    region: tuple[int, ...],
+    pitches: Optional[Extent],
+    host_len: int,
+    host_obj: object,
+    host_name: str,
+    routine: str,
+) -> tuple[int, int]:
     """``(row_pitch, slice_pitch)`` to pass for a host transfer of ``region``,
     checked against the host object's ``host_len`` bytes."""
     row_given, slice_given = _pitch_pair(pitches, "pitches", routine)
@@ -1042,7 +1129,7 @@ def _host_pitches(image, region, pitches, host_len, host_obj, host_name, routine
     return row, slice_
 
 
-def _image_arg(image, routine, name):
+def _image_arg(image: object, routine: str, name: str) -> None:
     if not isinstance(image, Image):
         raise TypeError("%s: %s must be a pycl.Image, not %s" % (routine, name, type(image).__name__))
 
@@ -1053,7 +1140,17 @@ def _image_arg(image, routine, name):
 # {{{ enqueue_copy routes
 
 
-def _image_host(queue, image, host_obj, origin, region, pitches, is_blocking, wait_for, reading):
+def _image_host(
+    queue: CommandQueue,
+    image: Image,
+    host_obj: HostSource,
+    origin: Optional[_Coords],
+    region: Optional[_Coords],
+    pitches: Optional[Extent],
+    is_blocking: bool,
+    wait_for: WaitList,
+    reading: bool,
+) -> NannyEvent:
     routine = "enqueue_copy"
     if _wards._pending:
         _wards.prune_completed_front()
@@ -1087,15 +1184,35 @@ def _image_host(queue, image, host_obj, origin, region, pitches, is_blocking, wa
     return _nanny(out, out_int, host_obj, host, is_blocking)
 
 
-def _write_image(queue, dest, src, origin=None, region=None, pitches=None, is_blocking=True, wait_for=None):
+def _write_image(
+    queue: CommandQueue,
+    dest: Image,
+    src: HostSource,
+    origin: Optional[_Coords] = None,
+    region: Optional[_Coords] = None,
+    pitches: Optional[Extent] = None,
+    is_blocking: bool = True,
+    wait_for: WaitList = None,
+) -> NannyEvent:
     return _image_host(queue, dest, src, origin, region, pitches, is_blocking, wait_for, False)
 
 
-def _read_image(queue, dest, src, origin=None, region=None, pitches=None, is_blocking=True, wait_for=None):
+def _read_image(
+    queue: CommandQueue,
+    dest: HostDestination,
+    src: Image,
+    origin: Optional[_Coords] = None,
+    region: Optional[_Coords] = None,
+    pitches: Optional[Extent] = None,
+    is_blocking: bool = True,
+    wait_for: WaitList = None,
+) -> NannyEvent:
     return _image_host(queue, src, dest, origin, region, pitches, is_blocking, wait_for, True)
 
 
-def _buffer_span(image, buffer, offset, region, routine, buffer_name):
+def _buffer_span(
+    image: Image, buffer: Buffer, offset: Size, region: tuple[int, ...], routine: str, buffer_name: str
+) -> int:
     offset = size_value(offset, "offset", routine)
     n = region[0] * region[1] * region[2] * image._element
     if offset + n > buffer._size:
@@ -1107,7 +1224,15 @@ def _buffer_span(image, buffer, offset, region, routine, buffer_name):
     return offset
 
 
-def _copy_buffer_to_image(queue, dest, src, offset=None, origin=None, region=None, wait_for=None):
+def _copy_buffer_to_image(
+    queue: CommandQueue,
+    dest: Image,
+    src: Buffer,
+    offset: Optional[Size] = None,
+    origin: Optional[_Coords] = None,
+    region: Optional[_Coords] = None,
+    wait_for: WaitList = None,
+) -> Event:
     routine = "enqueue_copy"
     if _wards._pending:
         _wards.prune_completed_front()
@@ -1130,7 +1255,15 @@ def _copy_buffer_to_image(queue, dest, src, offset=None, origin=None, region=Non
     return take_event(Event, out, out_int)
 
 
-def _copy_image_to_buffer(queue, dest, src, origin=None, region=None, offset=None, wait_for=None):
+def _copy_image_to_buffer(
+    queue: CommandQueue,
+    dest: Buffer,
+    src: Image,
+    origin: Optional[_Coords] = None,
+    region: Optional[_Coords] = None,
+    offset: Optional[Size] = None,
+    wait_for: WaitList = None,
+) -> Event:
     routine = "enqueue_copy"
     if _wards._pending:
         _wards.prune_completed_front()
@@ -1146,7 +1279,7 @@ def _copy_image_to_buffer(queue, dest, src, origin=None, region=None, offset=Non
         return _copy_buffer(
             queue,
             dest,
-            src._buffer,
+            src._buffer,  # type: ignore[arg-type]  # a 1D buffer image has its buffer
             byte_count=region[0] * e,
             src_offset=origin[0] * e,
             dst_offset=offset,
@@ -1164,7 +1297,16 @@ def _copy_image_to_buffer(queue, dest, src, origin=None, region=None, offset=Non
     return take_event(Event, out, out_int)
 
 
-def _copy_image(queue, dest, src, src_origin=None, dest_origin=None, region=None, wait_for=None, dst_origin=None):
+def _copy_image(
+    queue: CommandQueue,
+    dest: Image,
+    src: Image,
+    src_origin: Optional[_Coords] = None,
+    dest_origin: Optional[_Coords] = None,
+    region: Optional[_Coords] = None,
+    wait_for: WaitList = None,
+    dst_origin: Optional[_Coords] = None,
+) -> Event:
     routine = "enqueue_copy"
     if _wards._pending:
         _wards.prune_completed_front()
@@ -1229,10 +1371,10 @@ register_route("image", "image", _copy_image, ("src_origin", "dest_origin", "dst
 # {{{ fill and map
 
 
-_pocl31_by_device = {}  # device handle -> bool
+_pocl31_by_device: dict[int, bool] = {}  # device handle -> bool
 
 
-def _buffer_image_crashes(device):
+def _buffer_image_crashes(device: Device) -> bool:
     """PoCL 3.1 (Debian's pocl-opencl-icd) segfaults inside clEnqueueFillImage
     and clEnqueueCopyImageToBuffer when the image is an IMAGE1D_BUFFER
     (PyOpenCL crashes the same way; the pip PoCL 3.0 works). On that driver
@@ -1264,7 +1406,7 @@ _NORM = {
     lib.CL_SNORM_INT8: (np.int8, -1.0, 127.0),
     lib.CL_SNORM_INT16: (np.int16, -1.0, 32767.0),
 }
-_UNNORM = {
+_UNNORM: dict[int, tuple[type[np.integer[Any]], type[np.integer[Any]]]] = {
     lib.CL_SIGNED_INT8: (np.int32, np.int8),
     lib.CL_SIGNED_INT16: (np.int32, np.int16),
     lib.CL_SIGNED_INT32: (np.int32, np.int32),
@@ -1274,7 +1416,7 @@ _UNNORM = {
 }
 
 
-def _element_bytes(fmt, color16):
+def _element_bytes(fmt: ImageFormat, color16: bytes) -> Optional[bytes]:
     """One element of ``fmt`` holding the fill color (16 bytes, as OpenCL
     passes it), converted as the spec converts written values (round to
     nearest even, saturation); None for formats pycl does not convert."""
@@ -1297,7 +1439,14 @@ def _element_bytes(fmt, color16):
     return None
 
 
-def enqueue_fill_image(queue, mem, color, origin, region, wait_for=None):
+def enqueue_fill_image(
+    queue: CommandQueue,
+    mem: Image,
+    color: HostSource,
+    origin: Union[Size, Extent],
+    region: Union[Size, Extent],
+    wait_for: WaitList = None,
+) -> Event:
     """Fill ``region`` of image ``mem`` at ``origin`` with ``color``: four
     values of 4 bytes (16 bytes), float32 for float, half and normalized
     channel types, int32 or uint32 for signed and unsigned integer ones, e.g.
@@ -1334,7 +1483,14 @@ def enqueue_fill_image(queue, mem, color, origin, region, wait_for=None):
                 "to fill the buffer instead" % (queue.device.platform.version, mem._format),
             )
         element = mem._element
-        return enqueue_fill_buffer(queue, mem._buffer, pattern, origin[0] * element, region[0] * element, wait_for)
+        return enqueue_fill_buffer(
+            queue,
+            mem._buffer,  # type: ignore[arg-type]  # a 1D buffer image has its buffer
+            pattern,
+            origin[0] * element,
+            region[0] * element,
+            wait_for,
+        )
     count, events = wait_list(wait_for, routine)
     if 0 in region:
         return _marker(q, count, events, Event)
@@ -1348,7 +1504,15 @@ def enqueue_fill_image(queue, mem, color, origin, region, wait_for=None):
 
 
 @functools.lru_cache(maxsize=256)
-def _map_strides(dims_fast, itemsize, row_bytes, rows, slices, row_stride, slice_stride):
+def _map_strides(
+    dims_fast: tuple[int, ...],
+    itemsize: int,
+    row_bytes: int,
+    rows: int,
+    slices: int,
+    row_stride: int,
+    slice_stride: int,
+) -> Optional[tuple[int, ...]]:
     """Strides (fastest axis first) that lay ``dims_fast`` (a tuple of ints)
     onto rows of ``row_bytes``, ``rows`` rows ``row_stride`` apart and
     ``slices`` slices ``slice_stride`` apart, or None when the axes do not
@@ -1358,11 +1522,11 @@ def _map_strides(dims_fast, itemsize, row_bytes, rows, slices, row_stride, slice
     return None if strides is None else tuple(strides)
 
 
-def _group_strides(dims_fast, itemsize, groups):
+def _group_strides(dims_fast: Sequence[int], itemsize: int, groups: list[tuple[int, int]]) -> Optional[list[int]]:
     """Strides (fastest axis first) that lay ``dims_fast`` onto ``groups``:
     ``[(row bytes, 1), (rows, row stride), (slices, slice stride)]``, or None
     when the axes do not split into whole rows and slices."""
-    strides = []
+    strides: list[int] = []
     dims = list(dims_fast)
     i = 0
     for g, (target, unit) in enumerate(groups):
@@ -1387,8 +1551,18 @@ def _group_strides(dims_fast, itemsize, groups):
 
 
 def enqueue_map_image(
-    queue, img, flags, origin, region, shape, dtype, order="C", strides=None, wait_for=None, is_blocking=True
-):
+    queue: CommandQueue,
+    img: Image,
+    flags: Size,
+    origin: Union[Size, Extent],
+    region: Union[Size, Extent],
+    shape: Union[Size, Extent],
+    dtype: DTypeLike,
+    order: Literal["C", "F"] = "C",
+    strides: Optional[Extent] = None,
+    wait_for: WaitList = None,
+    is_blocking: bool = True,
+) -> tuple[NDArray[Any], Event, int, int]:
     """Map ``region`` of the image ``img`` at ``origin``; returns ``(array,
     event, row_pitch, slice_pitch)`` as PyOpenCL 2026.1.4 does (its
     documentation says ``(array, event)``): ``array.base`` is a
@@ -1477,7 +1651,8 @@ def enqueue_map_image(
     span = (d - 1) * zstride + (h - 1) * ystride + w * element
     if strides is None:
         fast = _map_strides(dims_fast, dtype.itemsize, w * element, rows, slices, ystride, zstride)
-        strides = fast[::-1] if order == "C" else fast
+        # fast is not None: the check above found the shape splits into rows and slices.
+        strides = fast[::-1] if order == "C" else fast  # type: ignore[index]
     elif shape and 0 not in shape:
         reach = dtype.itemsize + sum((n - 1) * s for n, s in zip(shape, strides))
         if reach > span:

@@ -26,6 +26,10 @@ the mapped memory; what they get keeps the ``MemoryMap`` alive, and the same
 rule holds: do not use it after the map's ``release()``.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Optional, Union
+
 from pycl._lib import ffi, lib
 from pycl import budget as _budget
 from pycl import constants as _constants
@@ -37,6 +41,16 @@ from pycl._args import mem_handle, queue_handle, size_value
 
 import numpy as np
 
+if TYPE_CHECKING:
+    from types import TracebackType
+    from typing import Literal
+
+    from numpy.typing import DTypeLike, NDArray
+
+    from pycl._typing import Extent, Size, WaitList
+    from pycl.memory import Buffer
+    from pycl.queue import CommandQueue
+
 __all__ = ["MemoryMap", "enqueue_map_buffer"]
 
 _map = _constants.map_flags
@@ -45,10 +59,10 @@ _MAP_FLAGS = _map.READ | _map.WRITE | _map.WRITE_INVALIDATE_REGION
 _DL_CPU = 1  # DLPack's kDLCPU
 
 
-_dtypes = {}
+_dtypes: dict[Any, np.dtype[Any]] = {}
 
 
-def _dtype(dtype):
+def _dtype(dtype: DTypeLike) -> np.dtype[Any]:
     """``numpy.dtype(dtype)``, memoized for hashable specs such as ``np.float32``."""
     try:
         return _dtypes[dtype]
@@ -70,9 +84,13 @@ class MemoryMap:
     # (pycl.budget), unset when accounting was off: a GPU driver may hold
     # host memory for them until the unmap.
     __slots__ = ("_mapping", "_mem", "_charged", "__array_interface__", "__weakref__")
+    _mapping: Any  # the shim's mapping record (struct pycl_mapping *, with ffi.gc)
+    _mem: MemoryObject  # the mapped buffer or image
+    _charged: int
+    __array_interface__: dict[str, Any]
 
     @classmethod
-    def _adopt(cls, record, mem, nbytes):
+    def _adopt(cls, record: Any, mem: MemoryObject, nbytes: int) -> MemoryMap:
         """The map of a shim mapping record (``struct pycl_mapping *``) of
         ``nbytes`` of ``mem``; collection unmaps in C (``pycl_mapping_free``)."""
         memory_map = cls()
@@ -84,10 +102,10 @@ class MemoryMap:
         return memory_map
 
     @property
-    def is_released(self):
+    def is_released(self) -> bool:
         return self._mapping.ptr == ffi.NULL
 
-    def release(self, queue=None, wait_for=None):
+    def release(self, queue: Optional[CommandQueue] = None, wait_for: WaitList = None) -> Event:
         """Enqueue the unmap (on ``queue``, default the mapping queue) after
         ``wait_for``; returns its Event. A second call raises LogicError."""
         routine = "MemoryMap.release"
@@ -108,33 +126,38 @@ class MemoryMap:
             _budget.credit_object(self._mem._context, self)
         return take_event(Event, out, out_int)
 
-    def __enter__(self):
+    def __enter__(self) -> MemoryMap:
         return self
 
-    def __exit__(self, exc_type, exc_value, traceback):
+    def __exit__(
+        self,
+        exc_type: Optional[type[BaseException]],
+        exc_value: Optional[BaseException],
+        traceback: Optional[TracebackType],
+    ) -> None:
         if self._mapping.ptr != ffi.NULL:
             self.release()
 
     # DLPack: the mapped memory is host memory. The capsule is the numpy
     # view's, whose base is this MemoryMap: the map stays alive (and mapped
     # unless released) as long as the consumer holds the capsule or its array.
-    def __dlpack__(self, **kwargs):
+    def __dlpack__(self, **kwargs: Any) -> Any:
         """DLPack export of the mapped region (``numpy.from_dlpack(ary.base)``
         shares the memory); keywords go to ``numpy.ndarray.__dlpack__``."""
         if self._mapping.ptr == ffi.NULL:
             raise logic_error("MemoryMap.__dlpack__", "this MemoryMap was released (unmapped)")
         return np.asarray(self).__dlpack__(**kwargs)
 
-    def __dlpack_device__(self):
+    def __dlpack_device__(self) -> tuple[int, int]:
         """``(kDLCPU, 0)``: a map is host memory."""
         return (_DL_CPU, 0)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         state = "released" if self._mapping.ptr == ffi.NULL else "mapped"
         return "<pycl.MemoryMap of %r, %s>" % (self._mem, state)
 
 
-def _check_map_flags(flags, buf, routine):
+def _check_map_flags(flags: Size, buf: MemoryObject, routine: str) -> int:
     if type(flags) is int and (flags, buf._flags) in _valid_map_flags:
         return flags
     if type(flags) is not int:
@@ -161,12 +184,21 @@ def _check_map_flags(flags, buf, routine):
     return flags
 
 
-_valid_map_flags = set()  # (map flags, memory object's flags) that passed the checks
+_valid_map_flags: set[tuple[int, int]] = set()  # (map flags, memory object's flags) that passed the checks
 
 
 def enqueue_map_buffer(
-    queue, buf, flags, offset, shape, dtype, order="C", strides=None, wait_for=None, is_blocking=True
-):
+    queue: CommandQueue,
+    buf: Buffer,
+    flags: Size,
+    offset: Size,
+    shape: Union[Size, Extent],
+    dtype: DTypeLike,
+    order: Literal["C", "F"] = "C",
+    strides: Optional[Extent] = None,
+    wait_for: WaitList = None,
+    is_blocking: bool = True,
+) -> tuple[NDArray[Any], Event]:
     """Map ``buf`` from ``offset`` as an array of ``shape``/``dtype``
     (``order``, or ``strides`` which override it). Returns ``(array, event)``;
     ``array.base`` is the ``MemoryMap``. The mapped size is the bytes the

@@ -15,7 +15,10 @@ Differences from PyOpenCL (docs/differences.md has the reasons):
   ``mem_base_addr_align``, checked before the driver (Oclgrind does not check).
 """
 
+from __future__ import annotations
+
 import threading
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 import numpy as np
 
@@ -26,6 +29,16 @@ from pycl import _info
 from pycl.errors import check, error_for, logic_error
 from pycl._handle import Handle, out_cell
 from pycl._hostbuf import describe, host_bytes
+
+if TYPE_CHECKING:
+    from typing import Literal
+
+    from numpy.typing import DTypeLike, NDArray
+
+    from pycl._typing import Extent, HostSource, Size
+    from pycl.context import Context
+    from pycl.errors import LogicError
+    from pycl.platform import Device
 
 __all__ = ["MemoryObject", "Buffer", "register_mem_class"]
 
@@ -45,19 +58,19 @@ _SIZE_MAX = (1 << 64) - 1
 ALLOCATION_FAILURES = (lib.CL_MEM_OBJECT_ALLOCATION_FAILURE, lib.CL_OUT_OF_RESOURCES, lib.CL_OUT_OF_HOST_MEMORY)
 
 # mem_object_type -> the Python class for objects of that type (images add theirs).
-_class_for_type = {}
+_class_for_type: dict[int, type[MemoryObject]] = {}
 # mem_object_type -> transfer kind that enqueue_copy routes on.
-_kind_for_type = {_BUFFER: "buffer"}
+_kind_for_type: dict[int, str] = {_BUFFER: "buffer"}
 
 
-def register_mem_class(mem_type, cls, kind):
+def register_mem_class(mem_type: int, cls: type[MemoryObject], kind: str) -> None:
     """Let info queries and ``enqueue_copy`` know memory objects of ``mem_type``
     (e.g. images: ``register_mem_class(IMAGE2D, Image, "image")``)."""
     _class_for_type[mem_type] = cls
     _kind_for_type[mem_type] = kind
 
 
-def _one_of(flags, group, routine):
+def _one_of(flags: int, group: int, routine: str) -> int:
     bits = flags & group
     if bits & (bits - 1):
         raise logic_error(
@@ -67,7 +80,7 @@ def _one_of(flags, group, routine):
     return bits
 
 
-def check_flags(flags, routine):
+def check_flags(flags: Size, routine: str) -> None:
     """Validate ``mem_flags`` bits as OpenCL does (only one access flag, one
     host-access flag, USE_HOST_PTR with neither ALLOC nor COPY_HOST_PTR)."""
     if type(flags) is int and flags in _valid_flags:
@@ -85,10 +98,10 @@ def check_flags(flags, routine):
         _valid_flags.add(flags)
 
 
-_valid_flags = set()  # mem_flags ints that passed check_flags
+_valid_flags: set[int] = set()  # mem_flags ints that passed check_flags
 
 
-def _int_flags(flags, routine):
+def _int_flags(flags: Size, routine: str) -> int:
     if isinstance(flags, np.integer):
         return int(flags)
     if not isinstance(flags, int) or isinstance(flags, bool):
@@ -96,7 +109,7 @@ def _int_flags(flags, routine):
     return int(flags)
 
 
-def _size_arg(value, name, routine):
+def _size_arg(value: Size, name: str, routine: str) -> int:
     if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
         raise TypeError("%s: %s must be an int, not %s" % (routine, name, type(value).__name__))
     value = int(value)
@@ -112,9 +125,15 @@ def _size_arg(value, name, routine):
 _host_array = threading.local()
 
 
-def array_interface(ptr, shape, dtype, strides, readonly=False):
+def array_interface(
+    ptr: int,
+    shape: tuple[int, ...],
+    dtype: np.dtype[Any],
+    strides: Optional[tuple[Size, ...]],
+    readonly: bool = False,
+) -> dict[str, Any]:
     """numpy's ``__array_interface__`` for ``shape``/``dtype`` at ``ptr``."""
-    interface = {"shape": shape, "typestr": dtype.str, "data": (ptr, readonly), "version": 3}
+    interface: dict[str, Any] = {"shape": shape, "typestr": dtype.str, "data": (ptr, readonly), "version": 3}
     if dtype.fields is not None or dtype.subdtype is not None:
         interface["descr"] = dtype.descr
     if strides is not None:
@@ -122,7 +141,9 @@ def array_interface(ptr, shape, dtype, strides, readonly=False):
     return interface
 
 
-def array_layout(shape, dtype, order, strides, routine):
+def array_layout(
+    shape: Union[Size, Extent], dtype: DTypeLike, order: str, strides: Optional[Extent], routine: str
+) -> tuple[tuple[int, ...], np.dtype[Any], Optional[tuple[Size, ...]], int]:
     """``(shape, dtype, strides or None, nbytes spanned)`` for numpy-like
     ``shape``, ``dtype``, ``order`` and ``strides`` arguments."""
     if strides is None and order == "C" and isinstance(dtype, np.dtype):
@@ -181,13 +202,25 @@ class MemoryObject(Handle):
     # when this object was made, taken off again by an explicit release;
     # unset when accounting was off.
     __slots__ = ("_size", "_flags", "_type", "_context", "_ctx_ptr", "_hostbuf", "_arg", "_transfer_kind", "_charged")
+    # The size in bytes. An Image holds None until its size is first asked
+    # for (Image.size queries it); every path that reads _size directly has
+    # a Buffer, or has filled it.
+    _size: int
+    _flags: int
+    _type: int
+    _context: Context
+    _ctx_ptr: int
+    _hostbuf: Any
+    _arg: Any  # the cl_mem * cdata that kernel arguments pass
+    _transfer_kind: str
+    _charged: int
     _ctype = "cl_mem"
     _retain = lib.pycl_mem_retain
     _release = lib.pycl_mem_release
     _info_kind = "mem"
     _invalid_code = lib.CL_INVALID_MEM_OBJECT
 
-    def _adopt(self, raw, release=lib.pycl_mem_release):
+    def _adopt(self, raw: Any, release: Any = lib.pycl_mem_release) -> None:
         # The object's size is not reported to ffi.gc: PyPy turns it into GC
         # pressure that made a 1 MiB Buffer cost ~400 us (PyPy 7.3.11,
         # measured), and CPython ignores it. pycl.budget bounds what dropped
@@ -197,15 +230,15 @@ class MemoryObject(Handle):
         self._hostbuf = None
         self._arg = None
 
-    def _set_cache(self, size, flags, mem_type, context):
-        self._size = size
+    def _set_cache(self, size: Optional[int], flags: int, mem_type: int, context: Context) -> None:
+        self._size = size  # type: ignore[assignment]  # None from Image: see _size
         self._flags = flags
         self._type = mem_type
         self._context = context
         self._ctx_ptr = context._ptr
         self._transfer_kind = _kind_for_type.get(mem_type, "mem")
 
-    def _init_from_handle(self):
+    def _init_from_handle(self) -> None:
         mi = _constants.mem_info
         self._set_cache(
             _info.query(self, "mem", mi.SIZE),
@@ -216,36 +249,38 @@ class MemoryObject(Handle):
 
     # Cached info values (they raise after release, as every use does).
     @property
-    def size(self):
+    def size(self) -> int:
         self._live()
         return self._size
 
     @property
-    def flags(self):
+    def flags(self) -> int:
         self._live()
         return self._flags
 
     @property
-    def type(self):
+    def type(self) -> int:
         self._live()
         return self._type
 
     @property
-    def context(self):
+    def context(self) -> Context:
         self._live()
         return self._context
 
     @property
-    def hostbuf(self):
+    def hostbuf(self) -> Any:
         """The host object of a USE_HOST_PTR object (kept alive), else None."""
         self._live()
         return self._hostbuf
 
     @property
-    def nbytes(self):
+    def nbytes(self) -> int:
         return self.size
 
-    def get_host_array(self, shape, dtype, order="C"):
+    def get_host_array(
+        self, shape: Union[Size, Extent], dtype: DTypeLike, order: Literal["C", "F"] = "C"
+    ) -> NDArray[Any]:
         """The host memory of a USE_HOST_PTR memory object as a numpy array
         whose ``.base`` is this object (as in PyOpenCL, which also refuses
         every other memory object, ALLOC_HOST_PTR included). The array must
@@ -273,7 +308,7 @@ class MemoryObject(Handle):
             _host_array.pending = None
 
     @property
-    def __array_interface__(self):
+    def __array_interface__(self) -> dict[str, Any]:
         # Only while get_host_array makes its array: numpy reads it once and
         # keeps this object as the array's base, which keeps it alive.
         pending = getattr(_host_array, "pending", None)
@@ -281,7 +316,7 @@ class MemoryObject(Handle):
             raise AttributeError("__array_interface__")
         return pending[1]
 
-    def release(self):
+    def release(self) -> None:
         """Release the memory object now. A second call raises ``LogicError``."""
         handle = self._handle
         if handle is None:
@@ -291,7 +326,7 @@ class MemoryObject(Handle):
         if _budget.enabled:
             _budget.credit_object(self._context, self)
 
-    def _set_kernel_arg(self, kernel, index):
+    def _set_kernel_arg(self, kernel: Any, index: int) -> int:
         box = self._arg
         if box is None:
             box = self._arg = ffi.new("cl_mem *", self._live())
@@ -299,7 +334,7 @@ class MemoryObject(Handle):
             raise self._released_error("Kernel.set_arg")
         return lib.pycl_kernel_set_arg(kernel, index, ffi.sizeof("cl_mem"), box)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         if self._handle is None:
             return Handle.__repr__(self)
         return "<pycl.%s of %d bytes at 0x%x>" % (type(self).__name__, self._size, self._ptr)
@@ -311,17 +346,17 @@ _release_mem = lib.pycl_mem_release
 
 # The devices' mem_base_addr_align in bytes, by device handle (root devices
 # live as long as the process).
-_align_by_device = {}
+_align_by_device: dict[int, int] = {}
 
 
-def _base_align(device):
+def _base_align(device: Device) -> int:
     align = _align_by_device.get(device._ptr)
     if align is None:
         align = _align_by_device[device._ptr] = max(1, device.mem_base_addr_align // 8)
     return align
 
 
-def _buffer_args(flags, size, hostbuf):
+def _buffer_args(flags: Size, size: Size, hostbuf: Optional[HostSource]) -> tuple[int, int, Any]:
     """``Buffer()``'s arguments checked in full: ``(flags with OpenCL's
     default access added, size, host pointer or NULL)``. Flags found valid
     without a hostbuf are remembered for Buffer's common case."""
@@ -362,7 +397,7 @@ def _buffer_args(flags, size, hostbuf):
 
 # mem_flags values found valid without a hostbuf -> the same with OpenCL's
 # default access (READ_WRITE) added: Buffer's whole flag check in one look-up.
-_checked_flags = {}
+_checked_flags: dict[int, int] = {}
 _NULL, _gc, _ffi_release = ffi.NULL, ffi.gc, ffi.release
 
 
@@ -372,8 +407,11 @@ class Buffer(MemoryObject):
     (``.hostbuf``) and needs it writable."""
 
     __slots__ = ("_parent", "_root_ptr", "_origin")
+    _parent: Optional[Buffer]  # the root buffer of a sub-buffer, else None
+    _root_ptr: int
+    _origin: int  # offset in the root buffer
 
-    def __init__(self, context, flags, size=0, hostbuf=None):
+    def __init__(self, context: Context, flags: Size, size: Size = 0, hostbuf: Optional[HostSource] = None) -> None:
         # The common case first: flags already found valid without a hostbuf
         # (one dict look-up stands for the whole flag check) and a plain
         # positive size. Everything else takes _buffer_args, which checks
@@ -415,7 +453,7 @@ class Buffer(MemoryObject):
         self._arg = None
         self._hostbuf = hostbuf if flags & _USE else None
 
-    def _init_from_handle(self):
+    def _init_from_handle(self) -> None:
         MemoryObject._init_from_handle(self)
         if self._type != _BUFFER:
             raise logic_error("Buffer.from_int_ptr", "the memory object is not a buffer (type 0x%x)" % self._type)
@@ -427,18 +465,18 @@ class Buffer(MemoryObject):
         )
 
     @property
-    def offset(self):
+    def offset(self) -> int:
         """The sub-buffer's offset in its parent (0 for a buffer)."""
         self._live()
         return self._origin - (self._parent._origin if self._parent is not None else 0)
 
-    def get_sub_region(self, origin, size, flags=0):
+    def get_sub_region(self, origin: Size, size: Size, flags: Size = 0) -> Buffer:
         """A sub-buffer of ``size`` bytes at ``origin``. ``flags`` 0 inherits
         the access flags; host-pointer flags are not allowed (OpenCL). On a
         sub-buffer, the new one is made from the root buffer."""
         return self._sub_buffer(origin, size, flags, "Buffer.get_sub_region")
 
-    def __getitem__(self, slc):
+    def __getitem__(self, slc: slice) -> Buffer:
         """``buf[start:stop]``: a sub-buffer of the byte range, with this
         buffer's access flags (never its host-pointer flags)."""
         routine = "Buffer.__getitem__"
@@ -451,7 +489,7 @@ class Buffer(MemoryObject):
             raise logic_error(routine, "the slice %r of %d bytes is empty" % (slc, self._size))
         return self._sub_buffer(start, stop - start, self._flags & (_ACCESS | _HOST_ACCESS), routine)
 
-    def _sub_buffer(self, origin, size, flags, routine):
+    def _sub_buffer(self, origin: Size, size: Size, flags: Size, routine: str) -> Buffer:
         # The common case in a few look-ups: the (flags, parent's flags) pair
         # and the context's alignments were checked before, plain ints that
         # fit. Anything else (and every failure) takes _check_sub_buffer,
@@ -500,7 +538,9 @@ class Buffer(MemoryObject):
         sub._origin = at
         return sub
 
-    def _check_sub_buffer(self, origin, size, flags, root, routine):
+    def _check_sub_buffer(
+        self, origin: Size, size: Size, flags: Size, root: Buffer, routine: str
+    ) -> tuple[int, int, int, int, tuple[int, ...]]:
         """Every check of a sub-buffer's arguments; returns ``(origin, size,
         flags, the sub-buffer's cached flags, the context's alignments)`` and
         remembers the flags and alignments for the common case."""
@@ -545,7 +585,7 @@ class Buffer(MemoryObject):
         return origin, size, flags, sub_flags, aligns
 
 
-def _misaligned(origin, at, root, routine):
+def _misaligned(origin: int, at: int, root: Buffer, routine: str) -> LogicError:
     devices = root._context.devices
     return logic_error(
         routine,
@@ -557,12 +597,12 @@ def _misaligned(origin, at, root, routine):
 
 
 # (flags, parent's flags) found valid -> the sub-buffer's cached flags.
-_sub_flags = {}
+_sub_flags: dict[tuple[int, int], int] = {}
 _new_object = object.__new__
 _release_sub = lib.pycl_sub_buffer_release
 
 
-def _wrap_mem(raw):
+def _wrap_mem(raw: Any) -> MemoryObject:
     """An info query's cl_mem as a new pycl object (of its type's class)."""
     mem_type = ffi.new("cl_mem_object_type *")
     check(

@@ -7,6 +7,10 @@ straight to the device; ``enqueue_copy`` does not stage them.
 reuses pinned buffers (a ``MemoryPool``) for arrays made often.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Optional, Union
+
 import numpy as np
 
 from pycl import constants as _constants
@@ -15,6 +19,14 @@ from pycl.mapping import enqueue_map_buffer
 from pycl.memory import Buffer
 from pycl.pool import MemoryPool
 
+if TYPE_CHECKING:
+    from typing import Literal
+
+    from numpy.typing import DTypeLike, NDArray
+
+    from pycl._typing import Extent
+    from pycl.queue import CommandQueue
+
 __all__ = ["pinned_empty", "PinnedPool"]
 
 _mf = _constants.mem_flags
@@ -22,19 +34,23 @@ _PINNED = _mf.READ_WRITE | _mf.ALLOC_HOST_PTR
 _MAP = _constants.map_flags.READ | _constants.map_flags.WRITE
 
 
-def _nbytes(shape, dtype):
+def _nbytes(shape: Union[int, Extent], dtype: DTypeLike) -> int:
     count = 1
     for n in (shape,) if isinstance(shape, int) else shape:
         count *= int(n)
     return count * np.dtype(dtype).itemsize
 
 
-def _map(queue, buf, shape, dtype, order):
+def _map(
+    queue: CommandQueue, buf: Buffer, shape: Union[int, Extent], dtype: DTypeLike, order: Literal["C", "F"]
+) -> NDArray[Any]:
     array, _ = enqueue_map_buffer(queue, buf, _MAP, 0, shape, dtype, order=order)
     return array
 
 
-def pinned_empty(queue, shape, dtype=np.float64, order="C"):
+def pinned_empty(
+    queue: CommandQueue, shape: Union[int, Extent], dtype: DTypeLike = np.float64, order: Literal["C", "F"] = "C"
+) -> NDArray[Any]:
     """An uninitialized array of ``shape``/``dtype`` in pinned memory, mapped
     with ``queue``; the memory is unmapped and freed when the array goes."""
     buf = Buffer(queue.context, _PINNED, max(1, _nbytes(shape, dtype)))
@@ -46,10 +62,15 @@ class PinnedPool:
     ``ALLOC_HOST_PTR`` buffers; an array's buffer returns to the pool when
     the array (and every view of it) is gone."""
 
-    def __init__(self, queue, *, max_bytes=None):
+    queue: CommandQueue  # the queue the arrays are mapped with
+    pool: MemoryPool  # the pool of ALLOC_HOST_PTR buffers
+
+    def __init__(self, queue: CommandQueue, *, max_bytes: Optional[int] = None) -> None:
         self.queue = queue
         self.pool = MemoryPool(ImmediateAllocator(queue, _PINNED), max_bytes=max_bytes)
 
-    def empty(self, shape, dtype=np.float64, order="C"):
+    def empty(
+        self, shape: Union[int, Extent], dtype: DTypeLike = np.float64, order: Literal["C", "F"] = "C"
+    ) -> NDArray[Any]:
         buf = self.pool.allocate(max(1, _nbytes(shape, dtype)))
         return _map(self.queue, buf, shape, dtype, order)

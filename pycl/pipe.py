@@ -6,6 +6,10 @@ reports ``pipe_support`` false, creation raises ``UnavailableError`` before
 any C call (a 3.0 driver would answer with a bare ``CL_INVALID_OPERATION``).
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Optional
+
 from pycl._lib import ffi, lib
 from pycl import budget as _budget
 from pycl import constants as _constants
@@ -13,6 +17,13 @@ from pycl import _info
 from pycl.errors import UnavailableError, check, logic_error
 from pycl.memory import ALLOCATION_FAILURES, MemoryObject, check_flags, register_mem_class
 from pycl._args import size_value
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from pycl._typing import Size
+    from pycl.context import Context
+    from pycl.platform import Device
 
 __all__ = ["Pipe"]
 
@@ -22,8 +33,10 @@ _PIPE_FLAGS = _mf.READ_WRITE | _mf.HOST_NO_ACCESS
 _CL_UINT_MAX = (1 << 32) - 1
 
 
-def _pipe_devices(context, routine):
+def _pipe_devices(context: Context, routine: str) -> list[Device]:
     """The context's devices that can hold pipes, or UnavailableError."""
+    reasons: list[str]
+    usable: list[Device]
     reasons, usable = [], []
     for device in context.devices:
         version = device.cl_version
@@ -49,7 +62,19 @@ class Pipe(MemoryObject):
 
     __slots__ = ()
 
-    def __init__(self, context, flags, packet_size, max_packets, properties=()):
+    # pipe_info attributes (answered by __getattr__).
+    packet_size: int
+    max_packets: int
+    properties: list[int]
+
+    def __init__(
+        self,
+        context: Context,
+        flags: Size,
+        packet_size: Size,
+        max_packets: Size,
+        properties: Optional[Iterable[Size]] = (),
+    ) -> None:
         routine = "Pipe"
         handle = context._live()
         check_flags(flags, routine)
@@ -98,16 +123,16 @@ class Pipe(MemoryObject):
             flags |= _mf.READ_WRITE
         self._set_cache(_info.query(self, "mem", _constants.mem_info.SIZE), flags, _PIPE, context)
 
-    def _init_from_handle(self):
+    def _init_from_handle(self) -> None:
         MemoryObject._init_from_handle(self)
         if self._type != _PIPE:
             raise logic_error("Pipe.from_int_ptr", "the memory object is not a pipe (type 0x%x)" % self._type)
 
-    def get_pipe_info(self, param):
+    def get_pipe_info(self, param: int) -> Any:
         """A ``pipe_info`` value."""
         return _info.query(self, "pipe", param)
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         if name.islower():
             param = _info.param_for_attribute("pipe", name)
             if param is not None:

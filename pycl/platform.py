@@ -1,7 +1,10 @@
 """Platforms and devices. Neither is reference-counted here: pycl works with
 root devices, which OpenCL does not count (sub-devices are not supported)."""
 
+from __future__ import annotations
+
 import warnings
+from typing import Any, Optional
 
 from pycl._lib import ffi, lib
 from pycl import constants as _constants
@@ -21,7 +24,15 @@ class Platform(Handle):
     _info_kind = "platform"
     _invalid_code = lib.CL_INVALID_PLATFORM
 
-    def get_devices(self, device_type=_constants.device_type.ALL):
+    # The common info attributes, for type checkers (Handle.__getattr__
+    # answers these and every other platform_info name at run time).
+    name: str
+    vendor: str
+    version: str
+    profile: str
+    extensions: str
+
+    def get_devices(self, device_type: int = _constants.device_type.ALL) -> list[Device]:
         """The platform's devices of ``device_type`` (an empty list if none)."""
         handle = self._live()
         count = ffi.new("cl_uint *")
@@ -34,18 +45,18 @@ class Platform(Handle):
         return [Device._wrap(raw) for raw in ids]
 
     @property
-    def cl_version(self):
+    def cl_version(self) -> tuple[int, int]:
         """The OpenCL version pycl uses for this platform, as ``(major, minor)``
         (after ``PYCL_FORCE_CL_VERSION``)."""
         version = ffi.new("cl_uint *")
         check(lib.pycl_platform_version(self._live(), version), "Platform.cl_version")
         return (version[0] // 100, version[0] % 100)
 
-    def _get_cl_version(self):
+    def _get_cl_version(self) -> tuple[int, int]:
         """PyOpenCL's helper (code calls it to choose code paths): ``cl_version``."""
         return self.cl_version
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         if self._handle is None:
             return super().__repr__()
         return "<pycl.Platform %r at 0x%x>" % (self.name, self._ptr)
@@ -55,16 +66,42 @@ class Device(Handle):
     """An OpenCL device. ``cl_version`` and feature checks are cached."""
 
     __slots__ = ("_version",)
+    _version: Optional[tuple[int, int]]
     _ctype = "cl_device_id"
     _info_kind = "device"
     _invalid_code = lib.CL_INVALID_DEVICE
 
-    def _adopt(self, raw):
+    # The common info attributes, for type checkers (Handle.__getattr__
+    # answers these and every other device_info name at run time; cl_bool
+    # values are the ints 1 and 0, as in PyOpenCL).
+    name: str
+    vendor: str
+    version: str
+    driver_version: str
+    opencl_c_version: str
+    profile: str
+    extensions: str
+    platform: Platform
+    type: int
+    vendor_id: int
+    max_compute_units: int
+    max_work_group_size: int
+    max_work_item_sizes: list[int]
+    global_mem_size: int
+    max_mem_alloc_size: int
+    local_mem_size: int
+    mem_base_addr_align: int
+    address_bits: int
+    image_support: int
+    svm_capabilities: int
+    queue_properties: int
+
+    def _adopt(self, raw: Any) -> None:
         Handle._adopt(self, raw)
         self._version = None
 
     @property
-    def cl_version(self):
+    def cl_version(self) -> tuple[int, int]:
         """The OpenCL version pycl uses for this device, as ``(major, minor)``
         (after ``PYCL_FORCE_CL_VERSION``)."""
         if self._version is None:
@@ -73,18 +110,18 @@ class Device(Handle):
             self._version = (version[0] // 100, version[0] % 100)
         return self._version
 
-    def _get_cl_version(self):
+    def _get_cl_version(self) -> tuple[int, int]:
         """PyOpenCL's helper (code calls it to choose code paths): ``cl_version``."""
         return self.cl_version
 
     @property
-    def hashable_model_and_version_identifier(self):
+    def hashable_model_and_version_identifier(self) -> tuple[str, str, int, str, str]:
         """What identifies the device's model and driver across processes
         (PyOpenCL's tuple: ``("v1", vendor, vendor_id, name, version)``)."""
         return ("v1", self.vendor, self.vendor_id, self.name, self.version)
 
     @property
-    def persistent_unique_id(self):
+    def persistent_unique_id(self) -> tuple[str, str, int, str, str]:
         """Deprecated (as in PyOpenCL): ``hashable_model_and_version_identifier``."""
         warnings.warn(
             "Device.persistent_unique_id is deprecated. Use Device.hashable_model_and_version_identifier instead.",
@@ -93,7 +130,7 @@ class Device(Handle):
         )
         return self.hashable_model_and_version_identifier
 
-    def require(self, version, feature):
+    def require(self, version: tuple[int, int], feature: str) -> None:
         """Raise ``UnavailableError`` unless the device has OpenCL ``version``."""
         have = self.cl_version
         if have >= version:
@@ -107,13 +144,13 @@ class Device(Handle):
             % (feature, version[0], version[1], self.name, have[0], have[1], capped),
         )
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         if self._handle is None:
             return super().__repr__()
         return "<pycl.Device %r on %r at 0x%x>" % (self.name, self.platform.name, self._ptr)
 
 
-def get_platforms():
+def get_platforms() -> list[Platform]:
     """Every platform found (see ``python -m pycl`` for where pycl looked)."""
     return [Platform._wrap(raw) for raw in platform_handles()]
 

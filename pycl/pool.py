@@ -17,7 +17,10 @@ Beyond PyOpenCL: ``max_bytes`` (a limit on managed bytes), ``stats()``,
 ``reset_peak()`` and ``trim()``.
 """
 
+from __future__ import annotations
+
 import warnings
+from typing import TYPE_CHECKING, Any, NoReturn, Optional
 
 from pycl._lib import ffi, lib
 from pycl import budget as _budget
@@ -25,6 +28,35 @@ from pycl import constants as _constants
 from pycl.errors import MemoryError, check, logic_error
 from pycl.memory import Buffer
 from pycl.svm import SVMPointer
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import TypedDict
+
+    from pycl.allocator import SVMAllocator
+    from pycl.context import Context
+    from pycl.queue import CommandQueue
+    from pycl.svm import SVMAllocation
+
+    class _PoolStats(TypedDict):
+        """What ``stats()`` returns."""
+
+        active_blocks: int
+        active_bytes: int
+        active_alloc_bytes: int
+        held_blocks: int
+        held_bytes: int
+        peak_active_blocks: int
+        peak_active_bytes: int
+        peak_held_blocks: int
+        peak_held_bytes: int
+        peak_managed_bytes: int
+        allocations: int
+        hits: int
+        oom_retries: int
+        managed_bytes: int
+        max_bytes: Optional[int]
+
 
 _BUFFER_TYPE = _constants.mem_object_type.BUFFER
 _SIZE_MAX = (1 << 64) - 1
@@ -35,12 +67,12 @@ _new_object = object.__new__
 __all__ = ["bin_number", "alloc_size", "MemoryPool", "SVMPool", "PooledBuffer", "PooledSVM"]
 
 
-def _check_bits(leading_bits, routine):
+def _check_bits(leading_bits: int, routine: str) -> None:
     if type(leading_bits) is not int or not 0 <= leading_bits <= 32:
         raise logic_error(routine, "leading_bits_in_bin_id must be an int in 0..32, got %r" % (leading_bits,))
 
 
-def bin_number(size, leading_bits=4):
+def bin_number(size: int, leading_bits: int = 4) -> int:
     """The bin of an allocation of ``size`` bytes."""
     _check_bits(leading_bits, "bin_number")
     if type(size) is not int or not 0 <= size <= _SIZE_MAX:
@@ -48,7 +80,7 @@ def bin_number(size, leading_bits=4):
     return lib.pycl_pool_bin_number(leading_bits, size)
 
 
-def alloc_size(bin_nr, leading_bits=4):
+def alloc_size(bin_nr: int, leading_bits: int = 4) -> int:
     """The bytes every block of bin ``bin_nr`` has: the largest size in the bin."""
     _check_bits(leading_bits, "alloc_size")
     if type(bin_nr) is not int or not 0 <= bin_nr < 64 << leading_bits:
@@ -78,8 +110,14 @@ class _Pool:
     subclasses say what a block is and how to hand one out."""
 
     _kind = lib.PYCL_POOL_BUFFERS
+    #: What makes new blocks (None for ``_TestMemoryPool``).
+    allocator: Any
+    #: The bits below the highest set one that a size's bin keeps.
+    leading_bits_in_bin_id: int
+    #: The limit on managed bytes (None: no limit).
+    max_bytes: Optional[int]
 
-    def __init__(self, allocator, leading_bits_in_bin_id=4, max_bytes=None):
+    def __init__(self, allocator: Any, leading_bits_in_bin_id: int = 4, max_bytes: Optional[int] = None) -> None:
         routine = type(self).__name__
         _check_bits(leading_bits_in_bin_id, routine)
         if max_bytes is not None and (not isinstance(max_bytes, int) or max_bytes < 0):
@@ -96,32 +134,32 @@ class _Pool:
         self._pool = _gc(out[0], lib.pycl_pool_unref)
 
     # --- PyOpenCL's interface
-    def bin_number(self, size):
+    def bin_number(self, size: int) -> int:
         return bin_number(size, self.leading_bits_in_bin_id)
 
-    def alloc_size(self, bin_nr):
+    def alloc_size(self, bin_nr: int) -> int:
         return alloc_size(bin_nr, self.leading_bits_in_bin_id)
 
     @property
-    def held_blocks(self):
+    def held_blocks(self) -> int:
         return self._stats().held_blocks
 
     @property
-    def active_blocks(self):
+    def active_blocks(self) -> int:
         return self._stats().active_blocks
 
     @property
-    def managed_bytes(self):
+    def managed_bytes(self) -> int:
         """Bytes of active and held blocks (rounded up to their bins)."""
         s = self._stats()
         return s.held_bytes + s.active_alloc_bytes
 
     @property
-    def active_bytes(self):
+    def active_bytes(self) -> int:
         """Bytes the application asked for in its active blocks."""
         return self._stats().active_bytes
 
-    def allocate(self, size):
+    def allocate(self, size: int) -> Any:
         if type(size) is not int or not 0 <= size <= _SIZE_MAX:
             self._bad_size(size)
         record = _take(self._pool, size, 1)
@@ -133,7 +171,7 @@ class _Pool:
             handed._charged = record.nbytes
         return handed
 
-    def _bad_size(self, size):
+    def _bad_size(self, size: object) -> NoReturn:
         routine = type(self).__name__ + ".allocate"
         if not isinstance(size, int) or isinstance(size, bool):
             raise TypeError("%s: size must be an int, not %s" % (routine, type(size).__name__))
@@ -143,16 +181,16 @@ class _Pool:
 
     __call__ = allocate
 
-    def free_held(self):
+    def free_held(self) -> None:
         """Free every held block."""
         lib.pycl_pool_free_held(self._pool, 0)
 
-    def stop_holding(self):
+    def stop_holding(self) -> None:
         """Free held blocks now and every returned block from now on."""
         lib.pycl_pool_stop_holding(self._pool)
 
     # --- beyond PyOpenCL
-    def trim(self, target_held_bytes=0):
+    def trim(self, target_held_bytes: int = 0) -> None:
         """Free held blocks, largest first, until at most ``target_held_bytes``
         are held; the pool keeps holding what comes back later."""
         if type(target_held_bytes) is not int or target_held_bytes < 0:
@@ -162,37 +200,37 @@ class _Pool:
             )
         lib.pycl_pool_free_held(self._pool, min(target_held_bytes, _SIZE_MAX))
 
-    def stats(self):
+    def stats(self) -> _PoolStats:
         """Counters: current and peak active/held/managed bytes and blocks,
         allocations, hits (served from held blocks) and out-of-memory retries."""
         s = self._stats()
         result = {name: getattr(s, name) for name in _STATS}
         result["managed_bytes"] = s.held_bytes + s.active_alloc_bytes
         result["max_bytes"] = self.max_bytes
-        return result
+        return result  # type: ignore[return-value]  # the keys of _PoolStats: _STATS and the two above
 
-    def reset_peak(self):
+    def reset_peak(self) -> None:
         """Restart the peak counters from the current values."""
         lib.pycl_pool_reset_peak(self._pool)
 
-    def _stats(self):
+    def _stats(self) -> Any:
         s = ffi.new("struct pycl_pool_stats *")
         lib.pycl_pool_get_stats(self._pool, s)
         return s
 
-    def _count_held(self):
+    def _count_held(self) -> int:
         """The blocks in the bins, counted by walking them (for tests)."""
         return lib.pycl_pool_count_held(self._pool)
 
     # --- a bin was empty
-    def _miss(self, size):
+    def _miss(self, size: int) -> Any:
         """The record of a new block for ``size`` (its bin held none)."""
         status = lib.pycl_pool_status()
         if status != _MISS:
             check(status, "pycl_pool_take")
         return self._allocate_fresh(size)
 
-    def _allocate_fresh(self, size):
+    def _allocate_fresh(self, size: int) -> Any:
         """The out-of-memory ladder for a new block, handed out as a shim
         record: allocate; else collect garbage (returned blocks land in their
         bins) and retry the bin; else free held blocks and retry; else raise
@@ -224,7 +262,7 @@ class _Pool:
                 ) from error
         return self._adopt(size, block)
 
-    def _make_room(self, size, nbytes):
+    def _make_room(self, size: int, nbytes: int) -> Any:
         """Keep managed bytes within ``max_bytes`` for a new block, freeing
         held blocks first; if that is not enough, collect garbage and return
         the record of a block of the bin that a dropped object gave back, if
@@ -248,10 +286,10 @@ class _Pool:
             type(self).__name__ + ".allocate",
             lib.CL_MEM_OBJECT_ALLOCATION_FAILURE,
             "%d bytes requested (%d in its bin) would exceed max_bytes = %d; %s"
-            % (size, nbytes, self.max_bytes, self._describe()),
+            % (size, nbytes, self.max_bytes, self._describe()),  # type: ignore[str-format]  # not None here
         )
 
-    def _describe(self):
+    def _describe(self) -> str:
         s = self._stats()
         return "the pool has %d bytes active in %d blocks and %d bytes held in %d blocks" % (
             s.active_alloc_bytes,
@@ -260,21 +298,21 @@ class _Pool:
             s.held_blocks,
         )
 
-    def _allocate_block(self, nbytes):
+    def _allocate_block(self, nbytes: int) -> Any:
         return self.allocator(nbytes)
 
     # --- for subclasses
-    def _adopt(self, size, block):
+    def _adopt(self, size: int, block: Any) -> Any:
         """Hand ``block`` (new from the allocator) to the shim's pool; its
         record."""
         raise NotImplementedError
 
-    def _adopted(self, record):
+    def _adopted(self, record: Any) -> Any:
         if not record:
             check(lib.pycl_pool_status(), "pycl_pool_adopt")
         return record
 
-    def _hand_out(self, record, size):
+    def _hand_out(self, record: Any, size: int) -> Any:
         raise NotImplementedError
 
 
@@ -284,6 +322,7 @@ class PooledBuffer(Buffer):
     the block to its pool (in C: the record's destructor)."""
 
     __slots__ = ("_record",)
+    _record: Any  # the shim's pool record (ffi.gc: returns the block)
     _release = None  # the pool owns the block's handle
     # The same for every pooled buffer: class attributes instead of slots set
     # at each allocation (the slots of MemoryObject/Buffer they shadow are
@@ -294,7 +333,7 @@ class PooledBuffer(Buffer):
     _parent = None
     _origin = 0
 
-    def release(self):
+    def release(self) -> None:
         if self._handle is None:
             raise self._released_error("PooledBuffer.release")
         self._handle = None
@@ -302,8 +341,9 @@ class PooledBuffer(Buffer):
         if _budget.enabled:
             _budget.credit_object(self._context, self)
 
+    # A foreign handle is no pool block: the result is a plain Buffer.
     @classmethod
-    def from_int_ptr(cls, int_ptr_value, retain=True):
+    def from_int_ptr(cls, int_ptr_value: int, retain: bool = True) -> Buffer:  # type: ignore[override]
         return Buffer.from_int_ptr(int_ptr_value, retain)
 
 
@@ -311,7 +351,26 @@ class MemoryPool(_Pool):
     """``MemoryPool(allocator, *, leading_bits_in_bin_id=4, max_bytes=None)``:
     a pool of Buffers from ``allocator`` (an ImmediateAllocator, ideally)."""
 
-    def __init__(self, allocator, *, leading_bits_in_bin_id=4, max_bytes=None):
+    #: What makes new blocks: ``allocator(size)`` returns a Buffer.
+    allocator: Callable[[int], Optional[Buffer]]
+    # Of the blocks, from the first one (None until then).
+    _flags: Any
+    _context: Any
+    _ctx_ptr: Any
+
+    if TYPE_CHECKING:
+        # _Pool's, with the type of the blocks.
+        def allocate(self, size: int) -> PooledBuffer: ...
+
+        __call__ = allocate
+
+    def __init__(
+        self,
+        allocator: Callable[[int], Optional[Buffer]],
+        *,
+        leading_bits_in_bin_id: int = 4,
+        max_bytes: Optional[int] = None,
+    ) -> None:
         from pycl.allocator import DeferredAllocator
 
         if isinstance(allocator, DeferredAllocator):
@@ -323,14 +382,14 @@ class MemoryPool(_Pool):
         _Pool.__init__(self, allocator, leading_bits_in_bin_id, max_bytes)
         self._flags = self._context = self._ctx_ptr = None  # of the blocks, from the first one
 
-    def _adopt(self, size, block):
+    def _adopt(self, size: int, block: Buffer) -> Any:
         record = self._adopted(lib.pycl_pool_adopt(self._pool, size, block._live()))
         if self._context is None:
             self._flags, self._context, self._ctx_ptr = block._flags, block._context, block._ctx_ptr
         block.release()  # the shim's pool holds its own reference now
         return record
 
-    def _hand_out(self, record, size):
+    def _hand_out(self, record: Any, size: int) -> PooledBuffer:
         pooled = _new_object(PooledBuffer)
         pooled._record = _gc(record, _return)
         pooled._handle = record.mem
@@ -350,8 +409,15 @@ class PooledSVM(SVMPointer):
     hash follow the pointer."""
 
     __slots__ = ("_record", "_ptr", "_size", "_queue", "_pool", "_context", "_charged", "__weakref__")
+    _record: Any  # the shim's pool record (ffi.gc: returns the block); None once released
+    _ptr: int
+    _size: int
+    _queue: Optional[CommandQueue]
+    _pool: SVMPool
+    _context: Context
+    _charged: int
 
-    def _pointer(self, routine):
+    def _pointer(self, routine: str) -> tuple[int, int, PooledSVM]:
         if self._record is None:
             raise logic_error(routine, "%r was released and cannot be used" % self, lib.CL_INVALID_VALUE)
         return self._ptr, self._size, self
@@ -359,20 +425,20 @@ class PooledSVM(SVMPointer):
     # As the owner of its memory (the third item of _pointer): maps hold a
     # reference to the shim's SVM record, tags check _handle.
     @property
-    def _handle(self):
+    def _handle(self) -> Any:
         return self._record
 
-    def _live(self):
+    def _live(self) -> Any:
         self._pointer("PooledSVM")
         return self._record.svm
 
     @property
-    def queue(self):
+    def queue(self) -> Optional[CommandQueue]:
         """The queue whose commands are ordered before the block's next use."""
         self._pointer("PooledSVM.queue")
         return self._queue
 
-    def release(self):
+    def release(self) -> None:
         """Return the memory to the pool (commands already enqueued on the
         bound queue are ordered before its next user). A second call raises
         ``LogicError``."""
@@ -382,11 +448,11 @@ class PooledSVM(SVMPointer):
         if _budget.enabled:
             _budget.credit_object(self._context, self)
 
-    def enqueue_release(self):
+    def enqueue_release(self) -> None:
         """Synonym for ``release`` (PyOpenCL takes no queue or events here)."""
         self.release()
 
-    def bind_to_queue(self, queue):
+    def bind_to_queue(self, queue: CommandQueue) -> None:
         """Order the block's next use after the commands of ``queue``."""
         from pycl.svm import _in_order_queue
 
@@ -395,7 +461,7 @@ class PooledSVM(SVMPointer):
         self._queue = queue
         self._record.tag = self._pool._remember(queue)
 
-    def unbind_from_queue(self):
+    def unbind_from_queue(self) -> None:
         """Finish the bound queue and forget it."""
         self._pointer("PooledSVM.unbind_from_queue")
         if self._queue is not None:
@@ -403,19 +469,19 @@ class PooledSVM(SVMPointer):
         self._queue = None
         self._record.tag = 0
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if not isinstance(other, PooledSVM):
             return NotImplemented
         return self is other or (self._record is not None and other._record is not None and self._ptr == other._ptr)
 
-    def __ne__(self, other):
+    def __ne__(self, other: object) -> bool:
         result = self.__eq__(other)
         return result if result is NotImplemented else not result
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(self._ptr)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         state = "released" if self._record is None else "0x%x" % self._ptr
         return "<pycl.PooledSVM of %d bytes at %s>" % (self._size, state)
 
@@ -428,8 +494,21 @@ class SVMPool(_Pool):
     queue is finished first."""
 
     _kind = lib.PYCL_POOL_SVM
+    #: What makes new blocks.
+    allocator: SVMAllocator
+    # queue handle (a block's tag) -> the queue
+    _queues: dict[int, CommandQueue]
+    _tag: int  # the tag of the allocator's queue (0: none)
 
-    def __init__(self, allocator, *, leading_bits_in_bin_id=4, max_bytes=None):
+    if TYPE_CHECKING:
+        # _Pool's, with the type of the blocks.
+        def allocate(self, size: int) -> PooledSVM: ...
+
+        __call__ = allocate
+
+    def __init__(
+        self, allocator: SVMAllocator, *, leading_bits_in_bin_id: int = 4, max_bytes: Optional[int] = None
+    ) -> None:
         from pycl.allocator import SVMAllocator
 
         if not isinstance(allocator, SVMAllocator):
@@ -441,19 +520,19 @@ class SVMPool(_Pool):
         self._queues = {}
         self._tag = self._remember(allocator.queue)
 
-    def _remember(self, queue):
+    def _remember(self, queue: Optional[CommandQueue]) -> int:
         if queue is None:
             return 0
         tag = queue.int_ptr
         self._queues[tag] = queue
         return tag
 
-    def _adopt(self, size, block):
+    def _adopt(self, size: int, block: SVMAllocation) -> Any:
         record = self._adopted(lib.pycl_pool_adopt(self._pool, size, block._handle))
         block.release()  # the shim's pool holds its own reference now
         return record
 
-    def _hand_out(self, record, size):
+    def _hand_out(self, record: Any, size: int) -> PooledSVM:
         tag, last = self._tag, record.tag
         if last and last != tag:
             from pycl.event import enqueue_barrier, enqueue_marker
@@ -461,7 +540,8 @@ class SVMPool(_Pool):
             if not tag:
                 self._queues[last].finish()
             else:
-                enqueue_barrier(self.allocator.queue, wait_for=[enqueue_marker(self._queues[last])])
+                # A non-zero tag is the allocator's queue's: not None.
+                enqueue_barrier(self.allocator.queue, wait_for=[enqueue_marker(self._queues[last])])  # type: ignore[arg-type]
         record.tag = tag
         pooled = _new_object(PooledSVM)
         pooled._record = _gc(record, _return)

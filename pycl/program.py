@@ -1,7 +1,10 @@
 """Programs, kernels, kernel arguments and ``enqueue_nd_range_kernel``."""
 
+from __future__ import annotations
+
 import os
 import warnings
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 import numpy as np
 
@@ -16,10 +19,22 @@ from pycl.queue import enqueue_handle
 from pycl._capture_call import capture_kernel_call
 from pycl._kernel_args import LocalMemory, work_sizes
 
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Sequence
+    from typing import overload
+
+    from numpy.typing import DTypeLike
+
+    from pycl._capture_call import OutputFile
+    from pycl._typing import Extent, WaitList
+    from pycl.context import Context
+    from pycl.event import Event
+    from pycl.queue import CommandQueue
+
 __all__ = ["Program", "Kernel", "LocalMemory", "RepeatedKernelRetrieval", "enqueue_nd_range_kernel"]
 
 
-def _build_options(options):
+def _build_options(options: Union[str, Iterable[str], None]) -> str:
     if isinstance(options, str):
         return options
     return " ".join(options or ())
@@ -28,12 +43,12 @@ def _build_options(options):
 _SPIRV_MAGIC = (b"\x07\x23\x02\x03", b"\x03\x02\x23\x07")  # either byte order
 
 
-def is_spirv(source):
+def is_spirv(source: object) -> bool:
     """True if ``source`` is bytes that start with SPIR-V's magic number."""
     return isinstance(source, bytes) and source[:4] in _SPIRV_MAGIC
 
 
-def _source_bytes(source):
+def _source_bytes(source: Union[str, bytes, bytearray, memoryview]) -> bytes:
     """OpenCL C source, given as text or (as PyOpenCL also takes it) bytes."""
     if isinstance(source, str):
         return source.encode()
@@ -65,13 +80,24 @@ class Program(Handle):
     # cannot tell pycl whether the driver kept the earlier ones), and
     # get_info aligns BINARIES/BINARY_SIZES with the program's devices.
     __slots__ = ("_context", "_retrievals", "_built_for")
+    _context: Context
+    _retrievals: dict[str, int]
+    _built_for: Optional[tuple[int, ...]]
     _ctype = "cl_program"
     _retain = lib.pycl_program_retain
     _release = lib.pycl_program_release
     _info_kind = "program"
     _invalid_code = lib.CL_INVALID_PROGRAM
 
-    def __init__(self, context, arg1, arg2=None):
+    if TYPE_CHECKING:
+        # The two forms, for type checkers only (no code at run time).
+
+        @overload
+        def __init__(self, context: Context, arg1: Union[str, bytes, bytearray, memoryview]) -> None: ...
+        @overload
+        def __init__(self, context: Context, arg1: Sequence[Device], arg2: Sequence[bytes]) -> None: ...
+
+    def __init__(self, context: Context, arg1: Any, arg2: Optional[Sequence[bytes]] = None) -> None:
         raw = ffi.new("cl_program *")
         if arg2 is None:
             source = _source_bytes(arg1)
@@ -93,15 +119,20 @@ class Program(Handle):
         self._adopt(raw[0])
         self._context = context
 
-    def _adopt(self, raw):
+    def _adopt(self, raw: Any) -> None:
         Handle._adopt(self, raw)
         self._retrievals = {}  # kernel name -> times retrieved as prg.<name>
         self._built_for = None
 
-    def _init_from_handle(self):
+    def _init_from_handle(self) -> None:
         self._context = self.get_info(_constants.program_info.CONTEXT)
 
-    def build(self, options=(), devices=None, cache_dir=None):
+    def build(
+        self,
+        options: Union[str, Iterable[str], None] = (),
+        devices: Optional[Iterable[Device]] = None,
+        cache_dir: Optional[str] = None,
+    ) -> Program:
         """Build for ``devices`` (default: all of the program's, which are the
         context's unless it was made from binaries for some of them). A
         failed build raises ``pycl.RuntimeError`` whose message holds every
@@ -132,16 +163,17 @@ class Program(Handle):
             compiler_output("Program.build succeeded with a non-empty build log:\n" + said)
         return self
 
-    def _note_built(self, devices):
+    def _note_built(self, devices: Iterable[Device]) -> None:
         """Remember the devices of a successful build if they are fewer than
         the context's (a program made from binaries for some devices of its
         context counts as built for those only)."""
+        built: Optional[tuple[int, ...]]
         built = tuple(d._ptr for d in devices)
         if set(built) >= set(d._ptr for d in self._context.devices):
             built = None
         self._built_for = built
 
-    def get_info(self, param):
+    def get_info(self, param: int) -> Any:
         """A ``program_info`` value; BINARIES and BINARY_SIZES hold one entry
         per device of ``devices`` (an empty binary, size 0, for a device the
         last build left out), also where the driver lists the built ones
@@ -155,7 +187,7 @@ class Program(Handle):
                 value = [value[built.index(d)] if d in built else empty for d in devices]
         return value
 
-    def _build_failure_detail(self, options, devices):
+    def _build_failure_detail(self, options: str, devices: Optional[Iterable[Device]]) -> str:
         parts = ["options: %r" % options]
         for device in self.devices if devices is None else devices:
             try:
@@ -165,13 +197,13 @@ class Program(Handle):
             parts.append("build on %r:\n%s" % (device.name, log or "(empty log)"))
         return "\n\n".join(parts)
 
-    def get_build_info(self, device, param):
+    def get_build_info(self, device: Device, param: int) -> Any:
         """A ``program_build_info`` value for ``device``."""
         if not isinstance(device, Device):
             raise TypeError("get_build_info: device must be a pycl.Device")
         return _info.query(self, "program_build", param, (device._live(),))
 
-    def all_kernels(self):
+    def all_kernels(self) -> list[Kernel]:
         """A Kernel for each kernel of the built program."""
         handle = self._live()
         count = ffi.new("cl_uint *")
@@ -180,7 +212,7 @@ class Program(Handle):
         check(lib.pycl_kernel_create_all(handle, count[0], raws, ffi.NULL), "clCreateKernelsInProgram")
         return [Kernel._from_raw(raw, self) for raw in raws]
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         # Info attributes first (program.source), then kernels by name. As in
         # PyOpenCL, each retrieval is a new, independent kernel (no argument
         # state shared between retrievals or threads), and the second
@@ -213,7 +245,7 @@ class CompilerWarning(UserWarning):
 _TRUE_WORDS = frozenset(("1", "y", "yes", "t", "true", "on"))
 
 
-def compiler_output(text):
+def compiler_output(text: str) -> None:
     """Warn ``CompilerWarning``: ``text`` itself if the environment variable
     PYOPENCL_COMPILER_OUTPUT is true (1, yes, true, on), else a hint to set it."""
     if os.environ.get("PYOPENCL_COMPILER_OUTPUT", "").strip().lower() in _TRUE_WORDS:
@@ -230,7 +262,7 @@ class RepeatedKernelRetrieval(UserWarning):
     """``prg.<kernel name>`` was used more than once (each use makes a new kernel)."""
 
 
-def _scalar_converter(dtype):
+def _scalar_converter(dtype: DTypeLike) -> Optional[Callable[[Any], bytes]]:
     if dtype is None:
         return None
     dtype = np.dtype(dtype)
@@ -244,40 +276,48 @@ class Kernel(Handle):
     ``set_scalar_arg_dtypes`` says which type they are."""
 
     # _svm_args: indices last set to an SVM pointer (see set_arg)
-    __slots__ = ("_program", "_args", "_scalar_converters", "_svm_args")
+    # _exec_info: {param: (size, value cdata, objects kept alive)} of
+    # set_kernel_exec_info, applied again to a renewed kernel
+    __slots__ = ("_program", "_args", "_scalar_converters", "_svm_args", "_exec_info")
+    _program: Optional[Program]
+    _args: dict[int, Any]
+    _scalar_converters: Optional[list[Optional[Callable[[Any], bytes]]]]
+    _svm_args: tuple[int, ...]
+    _exec_info: dict[int, tuple[int, Any, Any]]
     _ctype = "cl_kernel"
     _retain = lib.pycl_kernel_retain
     _release = lib.pycl_kernel_release
     _info_kind = "kernel"
     _invalid_code = lib.CL_INVALID_KERNEL
 
-    def __init__(self, program, name):
+    def __init__(self, program: Program, name: str) -> None:
         raw = ffi.new("cl_kernel *")
         check(lib.pycl_kernel_create(program._live(), name.encode(), raw), "clCreateKernel", "kernel %r" % name)
         self._adopt(raw[0])
         self._program = program
 
     @classmethod
-    def _from_raw(cls, raw, program):
+    def _from_raw(cls, raw: Any, program: Program) -> Kernel:
         self = cls._wrap(raw)
         self._program = program
         return self
 
-    def _adopt(self, raw):
+    def _adopt(self, raw: Any) -> None:
         Handle._adopt(self, raw)
         self._args = {}
         self._scalar_converters = None
         self._program = None
         self._svm_args = ()
+        self._exec_info = {}
 
-    def _init_from_handle(self):
+    def _init_from_handle(self) -> None:
         self._program = self.get_info(_constants.kernel_info.PROGRAM)
 
-    def set_scalar_arg_dtypes(self, arg_types):
+    def set_scalar_arg_dtypes(self, arg_types: Iterable[DTypeLike]) -> None:
         """One numpy dtype (for scalar arguments) or None per argument."""
         self._scalar_converters = [_scalar_converter(d) for d in arg_types]
 
-    def set_arg(self, index, arg):
+    def set_arg(self, index: int, arg: Any) -> None:
         handle = self._live()
         if not isinstance(index, int) or index < 0:
             raise logic_error("Kernel.set_arg", "index must be a non-negative int, got %r" % (index,))
@@ -316,7 +356,7 @@ class Kernel(Handle):
             check(status, "clSetKernelArg", "argument %d (%s)" % (index, type(arg).__name__))
         self._args[index] = arg  # kernels do not retain their arguments
 
-    def _renew(self, index):
+    def _renew(self, index: int) -> Any:
         """A fresh cl_kernel for this object, its other arguments set again:
         an argument set as an SVM pointer and then as anything else fails at
         enqueue with CL_INVALID_KERNEL_ARGS on NVIDIA (CUDA 13.0, driver
@@ -327,7 +367,7 @@ class Kernel(Handle):
         raw = ffi.new("cl_kernel *")
         name = self.function_name
         check(lib.pycl_kernel_create(program._live(), name.encode(), raw), "clCreateKernel", "kernel %r" % name)
-        args, converters = self._args, self._scalar_converters
+        args, converters, exec_info = self._args, self._scalar_converters, self._exec_info
         old = self._handle
         self._adopt(raw[0])
         self._program, self._scalar_converters = program, converters
@@ -335,36 +375,54 @@ class Kernel(Handle):
         for other, value in args.items():
             if other != index:
                 self.set_arg(other, value)
+        for param, (size, value, _) in exec_info.items():
+            check(lib.pycl_kernel_set_exec_info(self._handle, param, size, value), "clSetKernelExecInfo")
+        self._exec_info = exec_info
         return self._handle
 
     @staticmethod
-    def _set_bytes(handle, index, data):
+    def _set_bytes(handle: Any, index: int, data: bytes) -> int:
         return lib.pycl_kernel_set_arg(handle, index, len(data), data)
 
-    def set_args(self, *args):
+    def set_args(self, *args: Any) -> None:
         for index, arg in enumerate(args):
             self.set_arg(index, arg)
 
-    def _check_args_alive(self):
+    def _check_args_alive(self) -> None:
         for index, arg in self._args.items():
             if getattr(arg, "_handle", True) is None:
                 raise logic_error("enqueue_nd_range_kernel", "kernel argument %d (%r) was released" % (index, arg))
 
-    def get_work_group_info(self, param, device):
+    def get_work_group_info(self, param: int, device: Device) -> Any:
         """A ``kernel_work_group_info`` value for ``device``."""
         return _info.query(self, "kernel_work_group", param, (device._live(),))
 
-    def get_arg_info(self, index, param_name):
+    def get_arg_info(self, index: int, param_name: int) -> Any:
         """A ``kernel_arg_info`` value (OpenCL 1.2; the program may need
         ``-cl-kernel-arg-info``)."""
         return _info.query(self, "kernel_arg", param_name, (index,))
 
-    def capture_call(self, output_file, queue, global_size, local_size, *args, **kwargs):
+    def capture_call(
+        self,
+        output_file: OutputFile,
+        queue: CommandQueue,
+        global_size: Union[int, Extent],
+        local_size: Optional[Union[int, Extent]],
+        *args: Any,
+        **kwargs: Any,
+    ) -> None:
         """Write a standalone script that repeats this call with the arguments
         as they are now (``pycl._capture_call.capture_kernel_call``)."""
         return capture_kernel_call(self, output_file, queue, global_size, local_size, *args, **kwargs)
 
-    def __call__(self, queue, global_size, local_size, *args, **kwargs):
+    def __call__(
+        self,
+        queue: CommandQueue,
+        global_size: Union[int, Extent],
+        local_size: Optional[Union[int, Extent]],
+        *args: Any,
+        **kwargs: Any,
+    ) -> Event:
         """Set ``args`` and enqueue: ``knl(queue, global_size, local_size, *args,
         global_offset=None, wait_for=None, g_times_l=False, allow_empty_ndrange=False)``."""
         unknown = set(kwargs) - {"global_offset", "wait_for", "g_times_l", "allow_empty_ndrange"}
@@ -384,15 +442,15 @@ class Kernel(Handle):
 
 
 def enqueue_nd_range_kernel(
-    queue,
-    kernel,
-    global_work_size,
-    local_work_size,
-    global_work_offset=None,
-    wait_for=None,
-    g_times_l=False,
-    allow_empty_ndrange=False,
-):
+    queue: CommandQueue,
+    kernel: Kernel,
+    global_work_size: Union[int, Extent],
+    local_work_size: Optional[Union[int, Extent]],
+    global_work_offset: Optional[Union[int, Extent]] = None,
+    wait_for: WaitList = None,
+    g_times_l: bool = False,
+    allow_empty_ndrange: bool = False,
+) -> Event:
     """Enqueue ``kernel`` over an NDRange; returns an Event. The parameters
     are named and ordered as PyOpenCL's implementation has them (its stub says
     ``global_offset`` and keyword-only flags; code written against it fails
@@ -431,13 +489,13 @@ def enqueue_nd_range_kernel(
     return event_from(out)
 
 
-def _check_built_for(program, kernel, queue):
+def _check_built_for(program: Program, kernel: Kernel, queue: CommandQueue) -> None:
     """Refuse a queue whose device the last build of the kernel's program
     left out (the driver's CL_INVALID_PROGRAM_EXECUTABLE; Debian's PoCL 3.1
     fails an assertion there and aborts the process). The devices are named
     by their place in the context: they often share a name."""
     device = queue.device
-    built = program._built_for
+    built: tuple[int, ...] = program._built_for  # type: ignore[assignment]  # the caller checked: not None
     if device._ptr in built:
         return
     devices = program._context.devices
@@ -452,7 +510,7 @@ def _check_built_for(program, kernel, queue):
     )
 
 
-def _wrap_program(raw):
+def _wrap_program(raw: Any) -> Program:
     return Program.from_int_ptr(int(ffi.cast("intptr_t", raw)))
 
 

@@ -1,6 +1,9 @@
 """Command queues."""
 
+from __future__ import annotations
+
 import warnings
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 from pycl._lib import ffi, lib
 from pycl import constants as _constants
@@ -10,6 +13,12 @@ from pycl._handle import Handle
 from pycl.platform import Device, get_platforms
 from pycl import _wards
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from types import TracebackType
+
+    from pycl.context import Context
+
 __all__ = ["CommandQueue", "CommandQueueUsedAfterExit"]
 
 
@@ -18,7 +27,7 @@ class CommandQueueUsedAfterExit(UserWarning):
     (as in PyOpenCL 2026.1.4, which warns the same)."""
 
 
-def _warn_used_after_exit():
+def _warn_used_after_exit() -> None:
     warnings.warn(
         "Command queue used after exit of context manager. This is deprecated and will stop working in a "
         "future version of PyOpenCL",
@@ -27,7 +36,7 @@ def _warn_used_after_exit():
     )
 
 
-def enqueue_handle(queue):
+def enqueue_handle(queue: CommandQueue) -> Any:
     """``queue``'s live handle for enqueueing a command, with PyOpenCL's
     warning for a queue used after its ``with`` block."""
     if queue._used_after_exit:
@@ -35,7 +44,7 @@ def enqueue_handle(queue):
     return queue._live()
 
 
-def _queue_properties(properties):
+def _queue_properties(properties: Optional[Union[int, Sequence[tuple[int, int]]]]) -> tuple[Any, int]:
     """An int (``command_queue_properties`` bits) or ``(key, value)`` pairs of
     ``queue_properties``, as a 0-terminated ``cl_queue_properties`` array."""
     if properties is None:
@@ -50,7 +59,7 @@ def _queue_properties(properties):
     return ffi.new("cl_queue_properties[]", flat + [0]), bits
 
 
-def _device_place(device):
+def _device_place(device: Device) -> str:
     """``[p:d] 'name'``, p:d as in PYOPENCL_CTX (devices often share a name),
     or the name alone for a device that no platform lists (a sub-device)."""
     try:
@@ -68,6 +77,9 @@ class CommandQueue(Handle):
     ``command_queue_properties`` or a list of ``(queue_properties, value)``."""
 
     __slots__ = ("_context", "_device", "_properties")
+    _context: Context
+    _device: Device
+    _properties: int
     # True on the class a queue takes on at the end of its ``with`` block
     # (_exited_class): the hot paths, which take ``type(queue) is
     # CommandQueue`` as their condition, pay nothing for the check.
@@ -78,7 +90,12 @@ class CommandQueue(Handle):
     _info_kind = "queue"
     _invalid_code = lib.CL_INVALID_COMMAND_QUEUE
 
-    def __init__(self, context, device=None, properties=None):
+    def __init__(
+        self,
+        context: Context,
+        device: Optional[Device] = None,
+        properties: Optional[Union[int, Sequence[tuple[int, int]]]] = None,
+    ) -> None:
         if device is None:
             device = context.devices[0]
         elif not isinstance(device, Device):
@@ -101,45 +118,50 @@ class CommandQueue(Handle):
         self._device = device
         self._properties = bits
 
-    def _init_from_handle(self):
+    def _init_from_handle(self) -> None:
         self._context = self.get_info(_constants.command_queue_info.CONTEXT)
         self._device = self.get_info(_constants.command_queue_info.DEVICE)
         self._properties = self.get_info(_constants.command_queue_info.PROPERTIES)
 
     @property
-    def context(self):
+    def context(self) -> Context:
         self._live()
         return self._context
 
     @property
-    def device(self):
+    def device(self) -> Device:
         self._live()
         return self._device
 
     @property
-    def properties(self):
+    def properties(self) -> int:
         self._live()
         return self._properties
 
-    def _get_cl_version(self):
+    def _get_cl_version(self) -> tuple[int, int]:
         """PyOpenCL's helper: the device's ``cl_version``."""
         return self.device.cl_version
 
     @property
-    def is_in_order(self):
+    def is_in_order(self) -> bool:
         """False when the queue was made with OUT_OF_ORDER_EXEC_MODE_ENABLE."""
         return not self.properties & _constants.command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABLE
 
-    def flush(self):
+    def flush(self) -> None:
         check(lib.pycl_queue_flush(enqueue_handle(self)), "clFlush")
 
-    def finish(self):
+    def finish(self) -> None:
         """Wait for every command of the queue (the GIL is released meanwhile)."""
         check(lib.pycl_queue_finish(self._live()), "clFinish")
         if _wards._pending:
             _wards.prune()
 
-    def __exit__(self, exc_type, exc_value, traceback):
+    def __exit__(
+        self,
+        exc_type: Optional[type[BaseException]],
+        exc_value: Optional[BaseException],
+        traceback: Optional[TracebackType],
+    ) -> None:
         # PyOpenCL 2026.1.4 finishes the queue and keeps it usable, with a
         # CommandQueueUsedAfterExit warning at each later command; code that
         # finishes or queries it afterwards gets no warning.
@@ -148,10 +170,10 @@ class CommandQueue(Handle):
             self.__class__ = _exited_class(type(self))
 
 
-_exited_classes = {}
+_exited_classes: dict[type[CommandQueue], type[CommandQueue]] = {}
 
 
-def _exited_class(cls):
+def _exited_class(cls: type[CommandQueue]) -> type[CommandQueue]:
     """The subclass of ``cls`` a queue takes on when its ``with`` block ends."""
     if cls._used_after_exit:
         return cls
@@ -161,7 +183,7 @@ def _exited_class(cls):
     return exited
 
 
-def _wrap_queue(raw):
+def _wrap_queue(raw: Any) -> CommandQueue:
     return CommandQueue.from_int_ptr(int(ffi.cast("intptr_t", raw)))
 
 

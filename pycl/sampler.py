@@ -9,6 +9,10 @@ OpenCL 1.2, where PyOpenCL requires 2.0); other properties raise
 ``UnavailableError`` there.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Union
+
 import numpy as np
 
 from pycl._lib import ffi, lib
@@ -17,6 +21,17 @@ from pycl import _info
 from pycl.errors import check, logic_error
 from pycl._handle import Handle, out_cell
 
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import overload
+
+    from pycl._typing import Size
+    from pycl.context import Context
+
+    # An entry of a properties list: a key or a value, or a (key, value) pair
+    # (a tuple or list, whose entries are added in turn).
+    _SamplerProperty = Union[Size, tuple[Size, ...], list[Size]]
+
 __all__ = ["Sampler"]
 
 _sp = _constants.sampler_properties
@@ -24,7 +39,7 @@ _ADDRESSING = frozenset(getattr(_constants.addressing_mode, n) for n in dir(_con
 _FILTERS = frozenset(getattr(_constants.filter_mode, n) for n in dir(_constants.filter_mode) if n.isupper())
 
 
-def _int(value, name, routine):
+def _int(value: object, name: str, routine: str) -> int:
     if isinstance(value, bool):
         return int(value)
     if not isinstance(value, (int, np.integer)):
@@ -32,7 +47,7 @@ def _int(value, name, routine):
     return int(value)
 
 
-def _check_value(key, value, routine):
+def _check_value(key: int, value: int, routine: str) -> None:
     if key == _sp.ADDRESSING_MODE and value not in _ADDRESSING:
         raise logic_error(
             routine, "addressing_mode = %r is not an addressing_mode value" % (value,), lib.CL_INVALID_VALUE
@@ -46,7 +61,7 @@ def _check_value(key, value, routine):
 _NEED_NORMALIZED = frozenset((_constants.addressing_mode.REPEAT, _constants.addressing_mode.MIRRORED_REPEAT))
 
 
-def _check_combination(flat, routine):
+def _check_combination(flat: list[int], routine: str) -> None:
     """REPEAT and MIRRORED_REPEAT need normalized coordinates (OpenCL C);
     PoCL refuses the combination, Oclgrind accepts it: pycl refuses it on
     every device. NORMALIZED_COORDS defaults to true."""
@@ -59,13 +74,13 @@ def _check_combination(flat, routine):
         )
 
 
-def _flat_properties(properties, routine):
+def _flat_properties(properties: Iterable[_SamplerProperty], routine: str) -> list[int]:
     """A flat ``[key, value, ...]`` list from a flat sequence or from pairs."""
     if isinstance(properties, (str, bytes)) or not hasattr(properties, "__iter__"):
         raise TypeError(
             "%s: properties must be a sequence of keys and values, not %s" % (routine, type(properties).__name__)
         )
-    flat = []
+    flat: list[Any] = []
     for item in properties:
         if isinstance(item, (tuple, list)):
             flat.extend(item)
@@ -86,7 +101,7 @@ def _flat_properties(properties, routine):
 
 # (normalized_coords, addressing_mode, filter_mode) found valid -> its
 # cl_sampler_properties array.
-_known = {}
+_known: dict[tuple[Any, ...], Any] = {}
 _gc, _release = ffi.gc, lib.pycl_sampler_release
 
 
@@ -103,7 +118,39 @@ class Sampler(Handle):
     _info_kind = "sampler"
     _invalid_code = lib.CL_INVALID_SAMPLER
 
-    def __init__(self, context, *args, **kwargs):
+    _context: Context
+    _arg: Any  # the cl_sampler[1] cdata set_arg passes, made on first use
+
+    # sampler_info attributes (answered by __getattr__); cl_bool values are
+    # the ints 1 and 0, as in PyOpenCL.
+    reference_count: int
+    normalized_coords: int
+    addressing_mode: int
+    filter_mode: int
+    mip_filter_mode: int
+    mip_filter_mode_khr: int
+    lod_min: float
+    lod_max: float
+    lod_min_khr: float
+    lod_max_khr: float
+    properties: list[int]
+
+    if TYPE_CHECKING:
+
+        @overload
+        def __init__(
+            self,
+            context: Context,
+            normalized_coords: Union[bool, np.bool_, Size],
+            addressing_mode: Size,
+            filter_mode: Size,
+        ) -> None: ...
+        @overload
+        def __init__(
+            self, context: Context, properties: Iterable[Union[Size, tuple[Size, ...], list[Size]]]
+        ) -> None: ...
+
+    def __init__(self, context: Context, *args: Any, **kwargs: Any) -> None:
         routine = "Sampler"
         names = ("normalized_coords", "addressing_mode", "filter_mode")
         if len(args) == 3 and not kwargs:
@@ -129,6 +176,7 @@ class Sampler(Handle):
             flat = _flat_properties(args[0], routine)
         else:
             values = dict(zip(names, args))
+            key: Any  # a keyword's name here, a sampler_properties key below
             for key, value in kwargs.items():
                 if key not in names:
                     raise TypeError("%s: unexpected keyword argument %r" % (routine, key))
@@ -166,7 +214,7 @@ class Sampler(Handle):
             _known[args] = c_properties  # read only: the same array serves every such sampler
         self._create_from(context, c_properties, flat)
 
-    def _create_from(self, context, c_properties, described):
+    def _create_from(self, context: Context, c_properties: Any, described: object) -> None:
         handle = context._live()
         cell, cell_int = out_cell("cl_sampler")
         status = lib.pycl_sampler_create(handle, c_properties, cell)
@@ -177,19 +225,19 @@ class Sampler(Handle):
         self._arg = None
         self._context = context
 
-    def _adopt(self, raw):
+    def _adopt(self, raw: Any) -> None:
         Handle._adopt(self, raw)
         self._arg = None
 
-    def _init_from_handle(self):
+    def _init_from_handle(self) -> None:
         self._context = self.get_info(_constants.sampler_info.CONTEXT)
 
     @property
-    def context(self):
+    def context(self) -> Context:
         self._live()
         return self._context
 
-    def _set_kernel_arg(self, kernel, index):
+    def _set_kernel_arg(self, kernel: Any, index: int) -> int:
         box = self._arg
         if box is None:
             box = self._arg = ffi.new("cl_sampler *", self._live())

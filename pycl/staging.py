@@ -23,13 +23,20 @@ completes later would wait forever). Non-blocking copies take the driver's
 path.
 """
 
+from __future__ import annotations
+
 import os
+from typing import TYPE_CHECKING, Any, Optional
 
 from pycl._lib import ffi, lib
 from pycl import budget as _budget
 from pycl import constants as _constants
 from pycl.errors import check, logic_error
 from pycl.mapping import MemoryMap
+
+if TYPE_CHECKING:
+    from pycl.platform import Device
+    from pycl.queue import CommandQueue
 
 __all__ = ["configure", "settings"]
 
@@ -46,7 +53,7 @@ _dt = _constants.device_type
 # pycl's blocking enqueue_copy_between of 1 GiB between two contexts on one
 # H100: 2 MiB x 16 44.4 GB/s, 4 x 8 47.0, 8 x 4 48.6, 8 x 8 48.1, 16 x 8 49.1;
 # between two H200s 53.1 GB/s at 8 x 8 (64 MiB of pinned slots per context).
-_settings = {
+_settings: dict[str, int] = {
     "min_bytes": 8 << 20,
     "chunk_bytes": 2 << 20,
     "threads": max(1, min(12, (os.cpu_count() or 2) * 3 // 4)),
@@ -58,25 +65,26 @@ _settings = {
 threshold = _settings["min_bytes"]
 
 
-def settings():
+def settings() -> dict[str, int]:
     """The current staging settings (a copy)."""
     return dict(_settings)
 
 
 def configure(
-    min_bytes=None,
-    chunk_bytes=None,
-    threads=None,
-    device_types=None,
-    between_chunk_bytes=None,
-    between_slots=None,
-):
+    min_bytes: Optional[int] = None,
+    chunk_bytes: Optional[int] = None,
+    threads: Optional[int] = None,
+    device_types: Optional[int] = None,
+    between_chunk_bytes: Optional[int] = None,
+    between_slots: Optional[int] = None,
+) -> None:
     """Change when and how copies are staged. ``None`` keeps the current
     value; to turn staging off, pass ``device_types=0`` (which also sends
     ``enqueue_copy_between`` within a context to the driver). New sizes apply
     to contexts that have not staged a copy yet."""
     global threshold
-    counts = {
+    # Any: mypy does not narrow counts[name] by the `is not None` test below.
+    counts: dict[str, Any] = {
         "min_bytes": min_bytes,
         "chunk_bytes": chunk_bytes,
         "threads": threads,
@@ -98,7 +106,7 @@ def configure(
     threshold = _settings["min_bytes"]
 
 
-def _staged_type(device):
+def _staged_type(device: Device) -> bool:
     device_type = device.type
     wanted = _settings["device_types"]
     # A device that is also a CPU is staged only if CPUs are asked for:
@@ -106,7 +114,7 @@ def _staged_type(device):
     return bool(device_type & wanted) and not (device_type & _dt.CPU and not wanted & _dt.CPU)
 
 
-def stager(queue, host):
+def stager(queue: CommandQueue, host: object) -> Any:
     """The context's stager if a copy between ``host`` and ``queue``'s device
     should be staged, else None."""
     if not _staged_type(queue._device) or not queue.is_in_order or _is_pinned(host):
@@ -120,14 +128,14 @@ def stager(queue, host):
     return found
 
 
-def stages_between(src_device, dst_device):
+def stages_between(src_device: Device, dst_device: Device) -> bool:
     """True if a copy between two devices of one context goes through pinned
     slots rather than the driver: both are of a staged type (GPUs, by
     default), where the driver's own movement is slow (docs/quirks.md)."""
     return src_device != dst_device and _staged_type(src_device) and _staged_type(dst_device)
 
 
-def between_stager(src_queue):
+def between_stager(src_queue: CommandQueue) -> Any:
     """The pinned slots through which ``src_queue``'s context copies to other
     devices and contexts (``pycl_staged_copy_between``)."""
     context = src_queue._context
@@ -138,7 +146,7 @@ def between_stager(src_queue):
     return found
 
 
-def _new_stager(queue, chunk, slots, threads):
+def _new_stager(queue: CommandQueue, chunk: int, slots: int, threads: int) -> Any:
     context = queue._context
     if _budget.enabled:
         _budget.charge(context, slots * chunk)  # the pinned slots, freed with the context
@@ -148,7 +156,7 @@ def _new_stager(queue, chunk, slots, threads):
     return ffi.gc(out[0], lib.pycl_stager_free)
 
 
-def _threads_for(device, threads):
+def _threads_for(device: Device, threads: int) -> int:
     """One host thread on drivers that crash when several threads enqueue on
     one queue at once (docs/quirks.md): Oclgrind 21.10 (any two threads) and
     the pip PoCL 3.0-rc2 (three threads: 8 crashes in 8 runs; Debian's PoCL
@@ -159,7 +167,7 @@ def _threads_for(device, threads):
     return threads
 
 
-def _is_pinned(host):
+def _is_pinned(host: object) -> bool:
     """True for arrays over pinned memory (a mapped ALLOC_HOST_PTR buffer)."""
     obj = host
     for _ in range(8):  # views of views ... of a pinned array

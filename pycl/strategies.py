@@ -24,11 +24,22 @@ model the copy with numpy slicing of a host mirror.
 Importing this module imports hypothesis (the ``test`` extra).
 """
 
+from __future__ import annotations
+
 from collections import namedtuple
+from typing import TYPE_CHECKING, Any, Optional
 
 from hypothesis import strategies as st
 
 from pycl.errors import LogicError
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from hypothesis.strategies import DrawFn, SearchStrategy
+
+    # The pitches of one side as the caller spells them: None or up to two ints.
+    _Pitches = Optional[tuple[int, ...]]
 
 __all__ = [
     "Rect",
@@ -60,7 +71,7 @@ class Rect(namedtuple("Rect", "origin_a origin_b region pitches_a pitches_b")):
 
     __slots__ = ()
 
-    def resolved(self, side):
+    def resolved(self, side: str) -> tuple[tuple[int, ...], tuple[int, ...], int, int]:
         """``(origin, region, row_pitch, slice_pitch)`` of ``side`` ("a"/"b"),
         padded and with tight pitches filled in, as OpenCL defines them."""
         origin = tuple(getattr(self, "origin_" + side)) + (0,) * 3
@@ -71,7 +82,7 @@ class Rect(namedtuple("Rect", "origin_a origin_b region pitches_a pitches_b")):
         slice_ = pitches[1] or r1 * row
         return origin[:3], region[:3], row, slice_
 
-    def rows(self, side):
+    def rows(self, side: str) -> list[tuple[int, int]]:
         """The byte ranges ``[(start, stop), ...]`` of ``side``'s rows, in
         copy order (slice-major, then row)."""
         origin, (r0, r1, r2), row, slice_ = self.resolved(side)
@@ -79,7 +90,7 @@ class Rect(namedtuple("Rect", "origin_a origin_b region pitches_a pitches_b")):
         return [(base + z * slice_ + y * row, base + z * slice_ + y * row + r0) for z in range(r2) for y in range(r1)]
 
 
-def _trim(values, default, minimum=1):
+def _trim(values: Iterable[int], default: int, minimum: int = 1) -> SearchStrategy[tuple[int, ...]]:
     """Strategy: ``values`` or a shorter tuple dropping trailing defaults."""
     values = tuple(values)
     shortest = len(values)
@@ -89,8 +100,8 @@ def _trim(values, default, minimum=1):
 
 
 @st.composite
-def _side(draw, size, region):
-    """(origin, row_pitch, slice_pitch, spelled pitches) for one side."""
+def _side(draw: DrawFn, size: int, region: tuple[int, int, int]) -> tuple[tuple[int, ...], _Pitches]:
+    """(origin, spelled pitches) for one side."""
     r0, r1, r2 = region
     row_coefficient = (r2 - 1) * r1 + (r1 - 1)
     max_row = (size - r0) // row_coefficient if row_coefficient else size
@@ -109,7 +120,7 @@ def _side(draw, size, region):
     o0 = draw(st.integers(0, free))
     origin = draw(_trim((o0, o1, o2), 0))
     slice_tight = slice_ == r1 * row
-    spellings = [(row, slice_)]
+    spellings: list[_Pitches] = [(row, slice_)]
     if slice_tight:
         spellings += [(row, 0), (row,)]
     if row == r0:
@@ -121,7 +132,7 @@ def _side(draw, size, region):
 
 
 @st.composite
-def rects(draw, size_a, size_b, max_dims=3):
+def rects(draw: DrawFn, size_a: int, size_b: int, max_dims: int = 3) -> Rect:
     """A ``Rect`` that fits ``size_a`` bytes on side a and ``size_b`` on side b."""
     cap = min(size_a, size_b)
     if cap < 1:
@@ -136,7 +147,7 @@ def rects(draw, size_a, size_b, max_dims=3):
     return Rect(origin_a, origin_b, draw(_trim(region, 1)), pitches_a, pitches_b)
 
 
-def _host_kwargs(rect):
+def _host_kwargs(rect: Rect) -> dict[str, Any]:
     kwargs = {"buffer_origin": rect.origin_a, "host_origin": rect.origin_b, "region": rect.region}
     if rect.pitches_a is not None:
         kwargs["buffer_pitches"] = rect.pitches_a
@@ -145,7 +156,7 @@ def _host_kwargs(rect):
     return kwargs
 
 
-def _buffer_kwargs(rect):
+def _buffer_kwargs(rect: Rect) -> dict[str, Any]:
     kwargs = {"src_origin": rect.origin_a, "dst_origin": rect.origin_b, "region": rect.region}
     if rect.pitches_a is not None:
         kwargs["src_pitches"] = rect.pitches_a
@@ -154,20 +165,20 @@ def _buffer_kwargs(rect):
     return kwargs
 
 
-def host_rect_kwargs(buffer_size, host_size, max_dims=3):
+def host_rect_kwargs(buffer_size: int, host_size: int, max_dims: int = 3) -> SearchStrategy[dict[str, Any]]:
     """``enqueue_copy`` keywords (``buffer_origin``, ``host_origin``,
     ``region``, pitches) of a rect copy between a buffer and a host array."""
     return rects(buffer_size, host_size, max_dims).map(_host_kwargs)
 
 
-def buffer_rect_kwargs(src_size, dst_size, max_dims=3):
+def buffer_rect_kwargs(src_size: int, dst_size: int, max_dims: int = 3) -> SearchStrategy[dict[str, Any]]:
     """``enqueue_copy`` keywords (``src_origin``, ``dst_origin``, ``region``,
     pitches) of a rect copy between two buffers."""
     return rects(src_size, dst_size, max_dims).map(_buffer_kwargs)
 
 
 @st.composite
-def linear_copy_kwargs(draw, src_size, dst_size):
+def linear_copy_kwargs(draw: DrawFn, src_size: int, dst_size: int) -> dict[str, int]:
     """``src_offset``, ``dst_offset`` and (sometimes) ``byte_count`` of a
     buffer->buffer copy that fits both sides."""
     src_offset = draw(st.integers(0, src_size))
@@ -179,7 +190,7 @@ def linear_copy_kwargs(draw, src_size, dst_size):
 
 
 @st.composite
-def fill_args(draw, size, pattern_sizes=PATTERN_SIZES):
+def fill_args(draw: DrawFn, size: int, pattern_sizes: Iterable[int] = PATTERN_SIZES) -> tuple[int, int, int]:
     """``(pattern_size, offset, nbytes)`` of a valid fill of ``size`` bytes."""
     pattern_size = draw(st.sampled_from([p for p in pattern_sizes if p <= size] or [1]))
     slots = size // pattern_size
@@ -189,7 +200,7 @@ def fill_args(draw, size, pattern_sizes=PATTERN_SIZES):
 
 
 @st.composite
-def map_args(draw, size):
+def map_args(draw: DrawFn, size: int) -> tuple[int, int]:
     """``(offset, nbytes)`` of a valid map (at least one byte)."""
     offset = draw(st.integers(0, size - 1))
     return offset, draw(st.integers(1, size - offset))
@@ -200,14 +211,14 @@ def map_args(draw, size):
 _BAD_TYPES = st.sampled_from([1.5, "3", None, b"\x01", [1]])
 
 
-def _negative():
+def _negative() -> SearchStrategy[int]:
     return st.integers(-(2**40), -1)
 
 
 @st.composite
-def invalid_linear_copy_kwargs(draw, src_size, dst_size):
+def invalid_linear_copy_kwargs(draw: DrawFn, src_size: int, dst_size: int) -> Invalid:
     """A buffer->buffer copy's keywords with one argument out of range or of a wrong type."""
-    kwargs = draw(linear_copy_kwargs(src_size, dst_size))
+    kwargs: dict[str, Any] = draw(linear_copy_kwargs(src_size, dst_size))
     name = draw(st.sampled_from(["src_offset", "dst_offset", "byte_count"]))
     how = draw(st.sampled_from(["negative", "past_end", "type"]))
     if how == "type":
@@ -226,7 +237,9 @@ def invalid_linear_copy_kwargs(draw, src_size, dst_size):
 
 
 @st.composite
-def invalid_rects(draw, size_a, size_b, max_dims=3):
+def invalid_rects(
+    draw: DrawFn, size_a: int, size_b: int, max_dims: int = 3
+) -> tuple[Rect, type[Exception], tuple[str, ...]]:
     """``(Rect, error, names)``: a rect copy made invalid in one way
     (negative, past the end, small or misaligned pitches, too many entries,
     wrong types). ``names`` are the fields the message may name."""
@@ -320,14 +333,14 @@ _BUFFER_NAMES = {
 }
 
 
-def invalid_host_rect_kwargs(buffer_size, host_size, max_dims=3):
+def invalid_host_rect_kwargs(buffer_size: int, host_size: int, max_dims: int = 3) -> SearchStrategy[Invalid]:
     """An ``Invalid`` rect copy between a buffer and a host array."""
     return invalid_rects(buffer_size, host_size, max_dims).map(
         lambda x: Invalid(_host_kwargs(x[0]), x[1], tuple(_HOST_NAMES[n] for n in x[2]))
     )
 
 
-def invalid_buffer_rect_kwargs(src_size, dst_size, max_dims=3):
+def invalid_buffer_rect_kwargs(src_size: int, dst_size: int, max_dims: int = 3) -> SearchStrategy[Invalid]:
     """An ``Invalid`` rect copy between two buffers."""
     return invalid_rects(src_size, dst_size, max_dims).map(
         lambda x: Invalid(_buffer_kwargs(x[0]), x[1], tuple(_BUFFER_NAMES[n] for n in x[2]))
@@ -335,10 +348,10 @@ def invalid_buffer_rect_kwargs(src_size, dst_size, max_dims=3):
 
 
 @st.composite
-def invalid_fill_args(draw, size):
+def invalid_fill_args(draw: DrawFn, size: int) -> Invalid:
     """An ``Invalid`` whose kwargs are ``pattern_size``, ``offset``, ``size``."""
     pattern_size, offset, nbytes = draw(fill_args(size))
-    kwargs = {"pattern_size": pattern_size, "offset": offset, "size": nbytes}
+    kwargs: dict[str, Any] = {"pattern_size": pattern_size, "offset": offset, "size": nbytes}
     how = draw(st.sampled_from(["pattern", "misaligned_offset", "misaligned_size", "past_end", "negative", "type"]))
     if how == "pattern":
         kwargs["pattern_size"] = draw(st.sampled_from([3, 5, 6, 12, 256]))
@@ -362,7 +375,7 @@ def invalid_fill_args(draw, size):
 
 
 @st.composite
-def invalid_map_args(draw, size):
+def invalid_map_args(draw: DrawFn, size: int) -> Invalid:
     """An ``Invalid`` whose kwargs are ``offset`` and ``nbytes``."""
     offset, nbytes = draw(map_args(size))
     how = draw(st.sampled_from(["past_end", "negative", "empty", "type"]))

@@ -45,8 +45,11 @@ Differences from PyOpenCL (docs/differences.md has the reasons):
   ``NotImplementedError``).
 """
 
+from __future__ import annotations
+
 import warnings
 import weakref
+from typing import TYPE_CHECKING, Any, NoReturn, Optional, Union
 
 import numpy as np
 
@@ -63,6 +66,30 @@ from pycl._handle import Handle
 from pycl._hostbuf import describe, host_bytes
 from pycl.memory import array_interface, array_layout
 from pycl.queue import CommandQueue
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from types import TracebackType
+    from typing import Literal, Protocol
+
+    from numpy.typing import ArrayLike, DTypeLike, NDArray
+    from typing_extensions import CapsuleType
+
+    from pycl._typing import Extent, HostDestination, HostSource, Size, WaitList
+    from pycl.memory import Buffer
+    from pycl.platform import Device
+    from pycl.program import Kernel
+
+    class _Owner(Protocol):
+        """What owns the memory behind an SVM pointer (the third item of
+        ``SVMPointer._pointer``): an ``SVMAllocation`` or a pool's
+        ``PooledSVM`` (pycl.pool, which imports this module)."""
+
+        @property
+        def _context(self) -> Context: ...
+
+        def _live(self) -> Any: ...
+
 
 __all__ = [
     "SVMPointer",
@@ -108,12 +135,13 @@ _DL_CPU = 1  # DLPack's kDLCPU
 
 # (context handle, svm flags) -> the context's device list when the flags were
 # checked against its devices; a new context at a reused address has another list.
-_checked_contexts = {}
+_checked_contexts: dict[tuple[int, int], Any] = {}
 
-_svm_caps_by_device = {}  # device handle -> (SVM capabilities, or an UnavailableError message)
+# device handle -> (SVM capabilities, or an UnavailableError message)
+_svm_caps_by_device: dict[int, tuple[int, Optional[str]]] = {}
 
 
-def _device_svm(device, routine, need=(2, 0)):
+def _device_svm(device: Device, routine: str, need: tuple[int, int] = (2, 0)) -> int:
     """The device's SVM capability bits; UnavailableError if it has none."""
     entry = _svm_caps_by_device.get(device._ptr)
     if entry is None:
@@ -141,7 +169,7 @@ def _device_svm(device, routine, need=(2, 0)):
     return bits
 
 
-def _check_flags(flags, routine):
+def _check_flags(flags: Size, routine: str) -> int:
     if isinstance(flags, np.integer):
         flags = int(flags)
     if not isinstance(flags, int) or isinstance(flags, bool):
@@ -156,7 +184,7 @@ def _check_flags(flags, routine):
     return flags
 
 
-def _check_context_svm(context, flags, routine):
+def _check_context_svm(context: Context, flags: int, routine: str) -> None:
     """Every device of ``context`` must support the SVM that ``flags`` ask for."""
     for device in context.devices:
         bits = _device_svm(device, routine)
@@ -183,14 +211,14 @@ def _check_context_svm(context, flags, routine):
             )
 
 
-def _svm_queue(queue, routine, need=(2, 0)):
+def _svm_queue(queue: CommandQueue, routine: str, need: tuple[int, int] = (2, 0)) -> Any:
     """The live handle of ``queue``, whose device must support SVM."""
     handle = queue_handle(queue, routine)
     _device_svm(queue._device, routine, need)
     return handle
 
 
-def _int_arg(value, name, routine):
+def _int_arg(value: Size, name: str, routine: str) -> int:
     if isinstance(value, np.integer):
         value = int(value)
     if not isinstance(value, int) or isinstance(value, bool):
@@ -200,7 +228,7 @@ def _int_arg(value, name, routine):
     return value
 
 
-def _check_alignment(alignment, routine):
+def _check_alignment(alignment: Size, routine: str) -> int:
     alignment = _int_arg(alignment, "alignment", routine)
     if alignment & (alignment - 1):
         raise logic_error(routine, "alignment = %d is not 0 or a power of two" % alignment)
@@ -213,7 +241,7 @@ def _check_alignment(alignment, routine):
     return alignment
 
 
-def _in_order_queue(queue, context, routine, in_order=True):
+def _in_order_queue(queue: CommandQueue, context: Optional[Context], routine: str, in_order: bool = True) -> Any:
     if not isinstance(queue, CommandQueue):
         raise TypeError("%s: queue must be a pycl.CommandQueue or None, not %s" % (routine, type(queue).__name__))
     handle = queue._live()
@@ -238,8 +266,13 @@ class _ArrayBase:
     an SVMAllocation: its shim record, and a weak reference to it)."""
 
     __slots__ = ("__array_interface__", "svm", "allocation")
+    __array_interface__: dict[str, Any]
+    svm: Any  # an SVMPointer, or an SVMAllocation's shim record
+    allocation: Optional[weakref.ReferenceType[SVMAllocation]]
 
-    def __init__(self, svm, interface, allocation=None):
+    def __init__(
+        self, svm: Any, interface: dict[str, Any], allocation: Optional[weakref.ReferenceType[SVMAllocation]] = None
+    ) -> None:
         self.svm = svm
         self.__array_interface__ = interface
         self.allocation = allocation
@@ -253,23 +286,23 @@ class SVMPointer:
     _transfer_kind = "svm"
     _is_svm_pointer = True  # Kernel.set_arg: see Kernel._renew
 
-    def _pointer(self, routine):
+    def _pointer(self, routine: str) -> tuple[int, Optional[int], Optional[_Owner]]:
         """``(pointer int, size or None, owning SVMAllocation or None)``,
         raising LogicError if the memory was released."""
         raise NotImplementedError
 
     @property
-    def svm_ptr(self):
+    def svm_ptr(self) -> int:
         """The SVM pointer as an int."""
         return self._pointer("SVMPointer.svm_ptr")[0]
 
     @property
-    def size(self):
+    def size(self) -> Optional[int]:
         """The size in bytes (None if unknown)."""
         return self._pointer("SVMPointer.size")[1]
 
     @property
-    def buf(self):
+    def buf(self) -> NDArray[np.uint8]:
         """A numpy uint8 array over the memory (its ``.base`` keeps this
         object alive). Coarse-grain SVM must be mapped before the host reads
         or writes it."""
@@ -278,11 +311,19 @@ class SVMPointer:
             raise logic_error("SVMPointer.buf", "the size of %r is unknown" % self)
         return self._bytes_array(ptr, size)
 
-    def _bytes_array(self, ptr, size):
+    def _bytes_array(self, ptr: int, size: int) -> NDArray[np.uint8]:
         interface = array_interface(ptr if size else _EMPTY_PTR, (size,), _UINT8, None)
         return np.asarray(_ArrayBase(self, interface))
 
-    def map(self, queue, *, flags, is_blocking=True, wait_for=None, size=None):
+    def map(
+        self,
+        queue: CommandQueue,
+        *,
+        flags: int,
+        is_blocking: bool = True,
+        wait_for: WaitList = None,
+        size: Optional[Size] = None,
+    ) -> SVMMap:
         """Map ``size`` bytes (default: all) for the host; returns an
         ``SVMMap`` whose array has ``size`` bytes. With ``is_blocking=False``
         wait for ``SVMMap.event`` before touching the array."""
@@ -299,15 +340,29 @@ class SVMPointer:
         mapping, event = self._enqueue_map(queue, flags, is_blocking, wait_for, ptr, size, alloc, routine)
         return SVMMap._make(self, self._bytes_array(ptr, size), queue, event, mapping)
 
-    def map_ro(self, queue, *, is_blocking=True, wait_for=None, size=None):
+    def map_ro(
+        self, queue: CommandQueue, *, is_blocking: bool = True, wait_for: WaitList = None, size: Optional[Size] = None
+    ) -> SVMMap:
         """Like ``map`` with ``map_flags.READ``."""
         return self.map(queue, flags=_map.READ, is_blocking=is_blocking, wait_for=wait_for, size=size)
 
-    def map_rw(self, queue, *, is_blocking=True, wait_for=None, size=None):
+    def map_rw(
+        self, queue: CommandQueue, *, is_blocking: bool = True, wait_for: WaitList = None, size: Optional[Size] = None
+    ) -> SVMMap:
         """Like ``map`` with ``map_flags.READ | map_flags.WRITE``."""
         return self.map(queue, flags=_map.READ | _map.WRITE, is_blocking=is_blocking, wait_for=wait_for, size=size)
 
-    def _enqueue_map(self, queue, flags, is_blocking, wait_for, ptr, size, alloc, routine):
+    def _enqueue_map(
+        self,
+        queue: CommandQueue,
+        flags: int,
+        is_blocking: bool,
+        wait_for: WaitList,
+        ptr: int,
+        size: int,
+        alloc: Optional[_Owner],
+        routine: str,
+    ) -> tuple[Any, Event]:
         if alloc is None or type(queue) is not CommandQueue or queue._handle is None:
             q = _svm_queue(queue, routine)
         else:
@@ -335,7 +390,7 @@ class SVMPointer:
             check(status, "clEnqueueSVMMap", "%d bytes at 0x%x" % (size, ptr))
         return _gc(mapping[0], _svm_mapping_free), take_event(Event, out, out_int)
 
-    def as_buffer(self, ctx, *, flags=None, size=None):
+    def as_buffer(self, ctx: Context, *, flags: Optional[int] = None, size: Optional[Size] = None) -> Buffer:
         """A ``Buffer`` over this memory (``mem_flags``, default READ_WRITE |
         USE_HOST_PTR; ``size`` default: all). Release the Buffer before the
         memory is freed."""
@@ -346,9 +401,9 @@ class SVMPointer:
         if size is None:
             size = self.size
         buf = self.buf
-        return Buffer(ctx, flags, size=size, hostbuf=buf)
+        return Buffer(ctx, flags, size=size, hostbuf=buf)  # type: ignore[arg-type]  # self.buf raised if size is None
 
-    def _set_kernel_arg(self, kernel, index):
+    def _set_kernel_arg(self, kernel: Any, index: int) -> Any:
         ptr = self._pointer("Kernel.set_arg")[0]
         return lib.pycl_kernel_set_arg_svm_pointer(kernel, index, ffi.cast("void *", ptr))
 
@@ -361,7 +416,7 @@ class SVMPointer:
 _warned_unbound = False
 
 
-def _warn_unbound(stacklevel):
+def _warn_unbound(stacklevel: int) -> None:
     global _warned_unbound
     if not _warned_unbound:
         _warned_unbound = True
@@ -385,12 +440,31 @@ class SVMAllocation(SVMPointer, Handle):
     # _charged: the bytes counted in the collection budget (pycl.budget),
     # unset when accounting was off.
     __slots__ = ("_size", "_flags", "_context", "_queue", "_full", "_charged", "__array_interface__")
+    _size: int
+    _flags: int
+    _context: Context
+    _queue: Optional[CommandQueue]
+    _full: Optional[NDArray[np.uint8]]
+    _charged: int
+    # Set by svm_empty and the like (the array's shape and dtype); else unset.
+    __array_interface__: dict[str, Any]
     _invalid_code = lib.CL_INVALID_VALUE
 
-    def __init__(self, context, size, alignment, flags, queue=None):
+    def __init__(
+        self, context: Context, size: Size, alignment: Size, flags: int, queue: Optional[CommandQueue] = None
+    ) -> None:
         self._alloc(context, size, alignment, flags, queue, "SVMAllocation", 3)
 
-    def _alloc(self, context, size, alignment, flags, queue, routine, stacklevel):
+    def _alloc(
+        self,
+        context: Context,
+        size: Size,
+        alignment: Size,
+        flags: int,
+        queue: Optional[CommandQueue],
+        routine: str,
+        stacklevel: int,
+    ) -> None:
         self._handle = None
         # The common case in a few attribute reads; everything else (and the
         # first allocation per context and flags) takes the full checks.
@@ -449,18 +523,18 @@ class SVMAllocation(SVMPointer, Handle):
         self._queue = queue
         self._full = None
 
-    def _pointer(self, routine):
+    def _pointer(self, routine: str) -> tuple[int, int, SVMAllocation]:
         if self._handle is None:
             raise self._released_error(routine)
         return self._ptr, self._size, self
 
     @property
-    def svm_ptr(self):
+    def svm_ptr(self) -> int:
         if self._handle is None:
             raise self._released_error("SVMAllocation.svm_ptr")
         return self._ptr
 
-    def _bytes_array(self, ptr, size):
+    def _bytes_array(self, ptr: int, size: int) -> NDArray[np.uint8]:
         # One uint8 array over the whole allocation, made once (numpy's
         # __array_interface__ path costs microseconds, on PyPy the most);
         # buf and maps hand out views. Its base holds the shim record, not
@@ -473,27 +547,27 @@ class SVMAllocation(SVMPointer, Handle):
         return full.view() if size == self._size else full[:size]
 
     @property
-    def size(self):
+    def size(self) -> int:
         if self._handle is None:
             raise self._released_error("SVMAllocation.size")
         return self._size
 
     @property
-    def nbytes(self):
+    def nbytes(self) -> int:
         return self.size
 
     @property
-    def context(self):
+    def context(self) -> Context:
         self._live()
         return self._context
 
     @property
-    def queue(self):
+    def queue(self) -> Optional[CommandQueue]:
         """The queue the free is bound to, or None."""
         self._live()
         return self._queue
 
-    def _check_unmapped(self, record, routine):
+    def _check_unmapped(self, record: Any, routine: str) -> None:
         if record.maps:
             raise logic_error(
                 routine,
@@ -502,7 +576,7 @@ class SVMAllocation(SVMPointer, Handle):
                 lib.CL_INVALID_OPERATION,
             )
 
-    def release(self):
+    def release(self) -> None:
         """Free the memory now: enqueued on the bound queue, else at once. A
         second call raises ``LogicError``."""
         record = self._handle
@@ -515,7 +589,7 @@ class SVMAllocation(SVMPointer, Handle):
         if _budget.enabled:
             _budget.credit_object(self._context, self)
 
-    def enqueue_release(self, queue=None, wait_for=None):
+    def enqueue_release(self, queue: Optional[CommandQueue] = None, wait_for: WaitList = None) -> Event:
         """Enqueue the free on ``queue`` (default: the bound queue) after
         ``wait_for``; returns its Event. The allocation is released."""
         routine = "SVMAllocation.enqueue_release"
@@ -545,7 +619,7 @@ class SVMAllocation(SVMPointer, Handle):
     # array; the capsule is that of a numpy view whose base holds this
     # allocation, which stays allocated as long as the consumer holds it.
     # Coarse-grain SVM is host-visible only while mapped: export the map.
-    def _dlpack_check(self, routine):
+    def _dlpack_check(self, routine: str) -> None:
         if self._handle is None:
             raise self._released_error(routine)
         if not self._flags & _smf.SVM_FINE_GRAIN_BUFFER:
@@ -555,14 +629,14 @@ class SVMAllocation(SVMPointer, Handle):
                 % (routine, self)
             )
 
-    def _dlpack_view(self):
+    def _dlpack_view(self) -> NDArray[Any]:
         self._dlpack_check("SVMAllocation.__dlpack__")
         if getattr(self, "__array_interface__", None) is not None:
             return np.asarray(self)  # made by svm_empty and the like: their shape and dtype
         interface = array_interface(self._ptr if self._size else _EMPTY_PTR, (self._size,), _UINT8, None)
         return np.asarray(_ArrayBase(self, interface))
 
-    def __dlpack__(self, **kwargs):
+    def __dlpack__(self, **kwargs: Any) -> CapsuleType:
         """DLPack export of fine-grain SVM (``numpy.from_dlpack`` shares the
         memory); keywords go to ``numpy.ndarray.__dlpack__``. The shape and
         dtype are the array's for ``svm_empty``-made allocations, else
@@ -570,12 +644,12 @@ class SVMAllocation(SVMPointer, Handle):
         it and export the map's array."""
         return self._dlpack_view().__dlpack__(**kwargs)
 
-    def __dlpack_device__(self):
+    def __dlpack_device__(self) -> tuple[int, int]:
         """``(kDLCPU, 0)``: fine-grain SVM is host memory."""
         self._dlpack_check("SVMAllocation.__dlpack_device__")
         return (_DL_CPU, 0)
 
-    def bind_to_queue(self, queue):
+    def bind_to_queue(self, queue: CommandQueue) -> None:
         """Free on ``queue`` from now on; work queued on the old queue is
         ordered before the new queue's later commands (marker + barrier)."""
         routine = "SVMAllocation.bind_to_queue"
@@ -584,41 +658,41 @@ class SVMAllocation(SVMPointer, Handle):
         check(lib.pycl_svm_bind(record, q), routine)
         self._queue = queue
 
-    def unbind_from_queue(self):
+    def unbind_from_queue(self) -> None:
         """Free at once from now on; finishes the old queue first."""
         record = self._live()
         check(lib.pycl_svm_unbind(record), "SVMAllocation.unbind_from_queue")
         self._queue = None
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if not isinstance(other, SVMAllocation):
             return NotImplemented
         if self._handle is None or other._handle is None or not self._ptr:
             return self is other
         return self._ptr == other._ptr
 
-    def __ne__(self, other):
+    def __ne__(self, other: object) -> bool:
         result = self.__eq__(other)
         return result if result is NotImplemented else not result
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(self._ptr)
 
     @classmethod
-    def from_int_ptr(cls, int_ptr_value, retain=True):
+    def from_int_ptr(cls, int_ptr_value: int, retain: bool = True) -> NoReturn:
         raise logic_error(
             "SVMAllocation.from_int_ptr",
             "an SVM pointer has no reference count, so it cannot have a second owner; wrap foreign SVM memory "
             "in a buffer-protocol object and tag it with pycl.SVM",
         )
 
-    def get_info(self, param):
+    def get_info(self, param: int) -> NoReturn:
         raise logic_error("SVMAllocation.get_info", "SVM allocations have no info queries")
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> NoReturn:
         raise AttributeError("%r object has no attribute %r" % (type(self).__name__, name))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         if self._handle is None:
             return "<pycl.SVMAllocation released>"
         return "<pycl.SVMAllocation of %d bytes at 0x%x%s>" % (
@@ -634,7 +708,7 @@ class SVMAllocation(SVMPointer, Handle):
 # {{{ SVM tag
 
 
-def _find_allocation(obj):
+def _find_allocation(obj: object) -> Optional[SVMAllocation]:
     """The SVMAllocation at the end of ``obj``'s ``.base`` chain, if any."""
     for _ in range(64):
         if obj is None:
@@ -659,8 +733,15 @@ class SVM(SVMPointer):
     copies, fills and maps. ``mem`` must be C-contiguous (or Fortran-)."""
 
     __slots__ = ("mem", "_data", "_ptr", "_size", "_alloc", "_writable")
+    #: The tagged object, as given.
+    mem: Any
+    _data: Any
+    _ptr: int
+    _size: int
+    _alloc: Optional[SVMAllocation]
+    _writable: bool
 
-    def __init__(self, mem):
+    def __init__(self, mem: HostSource) -> None:
         try:
             data = host_bytes(mem, True, "SVM", "mem")
             self._writable = True
@@ -673,7 +754,7 @@ class SVM(SVMPointer):
         self._ptr = int(ffi.cast("uintptr_t", data))
         self._alloc = _find_allocation(mem)
 
-    def _pointer(self, routine):
+    def _pointer(self, routine: str) -> tuple[int, int, Optional[SVMAllocation]]:
         alloc = self._alloc
         if alloc is not None and alloc._handle is None:
             raise logic_error(
@@ -682,25 +763,32 @@ class SVM(SVMPointer):
         return self._ptr, self._size, alloc
 
     @property
-    def _handle(self):
+    def _handle(self) -> Any:
         """None once the underlying allocation is released (kernels check it)."""
         alloc = self._alloc
         return True if alloc is None else alloc._handle
 
-    def map(self, queue, flags, is_blocking=True, wait_for=None):
+    # PyOpenCL's SVM.map takes flags positionally and has no ``size``.
+    def map(  # type: ignore[override]
+        self, queue: CommandQueue, flags: int, is_blocking: bool = True, wait_for: WaitList = None
+    ) -> SVMMap:
         """Map all of ``mem``; the ``SVMMap``'s array is ``mem`` itself."""
         routine = "SVM.map"
         ptr, size, alloc = self._pointer(routine)
         mapping, event = self._enqueue_map(queue, flags, is_blocking, wait_for, ptr, size, alloc, routine)
         return SVMMap._make(self, self.mem, queue, event, mapping)
 
-    def map_ro(self, queue, is_blocking=True, wait_for=None):
+    def map_ro(  # type: ignore[override]  # no size=, as in PyOpenCL
+        self, queue: CommandQueue, is_blocking: bool = True, wait_for: WaitList = None
+    ) -> SVMMap:
         return self.map(queue, _map.READ, is_blocking=is_blocking, wait_for=wait_for)
 
-    def map_rw(self, queue, is_blocking=True, wait_for=None):
+    def map_rw(  # type: ignore[override]  # no size=, as in PyOpenCL
+        self, queue: CommandQueue, is_blocking: bool = True, wait_for: WaitList = None
+    ) -> SVMMap:
         return self.map(queue, _map.READ | _map.WRITE, is_blocking=is_blocking, wait_for=wait_for)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "<pycl.SVM of %s (%d bytes at 0x%x)>" % (describe(self.mem), self._size, self._ptr)
 
 
@@ -718,12 +806,22 @@ class SVMMap:
     unmapped by the shim (no Python, non-blocking), before the memory's free."""
 
     __slots__ = ("svm", "array", "queue", "event", "_mapping")
+    #: The mapped memory.
+    svm: SVMPointer
+    #: The mapped bytes: a numpy uint8 array (``SVMPointer.map``), or the
+    #: tagged object itself (``SVM.map``).
+    array: Any
+    #: The queue of the map.
+    queue: CommandQueue
+    #: The map's event.
+    event: Event
+    _mapping: Any
 
-    def __init__(self, svm, array, queue, event):
+    def __init__(self, svm: SVMPointer, array: Any, queue: CommandQueue, event: Event) -> None:
         raise TypeError("SVMMap objects are made by SVMPointer.map and SVM.map")
 
     @classmethod
-    def _make(cls, svm, array, queue, event, mapping):
+    def _make(cls, svm: SVMPointer, array: Any, queue: CommandQueue, event: Event, mapping: Any) -> SVMMap:
         self = cls.__new__(cls)
         self.svm = svm
         self.array = array
@@ -733,17 +831,17 @@ class SVMMap:
         return self
 
     @property
-    def is_released(self):
+    def is_released(self) -> bool:
         return self._mapping is None
 
-    def release(self, queue=None, wait_for=None):
+    def release(self, queue: Optional[CommandQueue] = None, wait_for: WaitList = None) -> Event:
         """Enqueue the unmap on ``queue`` (default: the map's) after
         ``wait_for``; returns its Event."""
         out, out_int = out_cell()
         self._unmap(queue, wait_for, out)
         return take_event(Event, out, out_int)
 
-    def _unmap(self, queue, wait_for, out):
+    def _unmap(self, queue: Optional[CommandQueue], wait_for: WaitList, out: Any) -> None:
         routine = "SVMMap.release"
         mapping = self._mapping
         if mapping is None:
@@ -756,14 +854,19 @@ class SVMMap:
         self._mapping = None
         _release(mapping)
 
-    def __enter__(self):
+    def __enter__(self) -> Any:
         return self.array
 
-    def __exit__(self, exc_type, exc_value, traceback):
+    def __exit__(
+        self,
+        exc_type: Optional[type[BaseException]],
+        exc_value: Optional[BaseException],
+        traceback: Optional[TracebackType],
+    ) -> None:
         if self._mapping is not None:
             self._unmap(None, None, ffi.NULL)  # nobody sees the event: none is made
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "<pycl.SVMMap of %r, %s>" % (self.svm, "released" if self._mapping is None else "mapped")
 
 
@@ -773,19 +876,36 @@ class SVMMap:
 # {{{ numpy-style allocation
 
 
-def _default_alignment(dtype):
+def _default_alignment(dtype: np.dtype[Any]) -> int:
     itemsize = dtype.itemsize
     return itemsize if itemsize <= _MAX_ALIGNMENT and not itemsize & (itemsize - 1) else 0
 
 
-def svm_empty(ctx, flags, shape, dtype, order="C", alignment=None, queue=None):
+def svm_empty(
+    ctx: Context,
+    flags: int,
+    shape: Union[Size, Extent],
+    dtype: DTypeLike,
+    order: Literal["C", "F", "c", "f"] = "C",
+    alignment: Optional[Size] = None,
+    queue: Optional[CommandQueue] = None,
+) -> NDArray[Any]:
     """An uninitialized numpy array of ``shape``/``dtype``/``order`` in SVM of
     ``ctx``; its ``.base`` is the ``SVMAllocation``. ``alignment`` defaults
     to the itemsize (0, the driver's default, if that is no power of two)."""
     return _svm_empty(ctx, flags, shape, dtype, order, alignment, queue, "svm_empty")
 
 
-def _svm_empty(ctx, flags, shape, dtype, order, alignment, queue, routine):
+def _svm_empty(
+    ctx: Context,
+    flags: int,
+    shape: Union[Size, Extent],
+    dtype: DTypeLike,
+    order: str,
+    alignment: Optional[Size],
+    queue: Optional[CommandQueue],
+    routine: str,
+) -> NDArray[Any]:
     if order in ("c", "f"):
         order = order.upper()
     shape, dtype, strides, nbytes = array_layout(shape, dtype, order, None, routine)
@@ -798,35 +918,55 @@ def _svm_empty(ctx, flags, shape, dtype, order, alignment, queue, routine):
     return np.asarray(alloc)
 
 
-def _like(ary):
+def _like(ary: ArrayLike) -> tuple[tuple[int, ...], np.dtype[Any], str]:
     ary = np.asarray(ary)
     order = "F" if ary.flags.f_contiguous and not ary.flags.c_contiguous else "C"
     return ary.shape, ary.dtype, order
 
 
-def svm_empty_like(ctx, flags, ary, alignment=None, queue=None):
+def svm_empty_like(
+    ctx: Context, flags: int, ary: ArrayLike, alignment: Optional[Size] = None, queue: Optional[CommandQueue] = None
+) -> NDArray[Any]:
     """Like ``svm_empty`` with the shape, dtype and order of ``ary``."""
     shape, dtype, order = _like(ary)
     return _svm_empty(ctx, flags, shape, dtype, order, alignment, queue, "svm_empty_like")
 
 
-def csvm_empty(ctx, shape, dtype, order="C", alignment=None, queue=None):
+def csvm_empty(
+    ctx: Context,
+    shape: Union[Size, Extent],
+    dtype: DTypeLike,
+    order: Literal["C", "F", "c", "f"] = "C",
+    alignment: Optional[Size] = None,
+    queue: Optional[CommandQueue] = None,
+) -> NDArray[Any]:
     """``svm_empty`` of coarse-grain read-write SVM (map before host use)."""
     return _svm_empty(ctx, _smf.READ_WRITE, shape, dtype, order, alignment, queue, "csvm_empty")
 
 
-def csvm_empty_like(ctx, ary, alignment=None, queue=None):
+def csvm_empty_like(
+    ctx: Context, ary: ArrayLike, alignment: Optional[Size] = None, queue: Optional[CommandQueue] = None
+) -> NDArray[Any]:
     shape, dtype, order = _like(ary)
     return _svm_empty(ctx, _smf.READ_WRITE, shape, dtype, order, alignment, queue, "csvm_empty_like")
 
 
-def fsvm_empty(ctx, shape, dtype, order="C", alignment=None, queue=None):
+def fsvm_empty(
+    ctx: Context,
+    shape: Union[Size, Extent],
+    dtype: DTypeLike,
+    order: Literal["C", "F", "c", "f"] = "C",
+    alignment: Optional[Size] = None,
+    queue: Optional[CommandQueue] = None,
+) -> NDArray[Any]:
     """``svm_empty`` of fine-grain read-write SVM (host use without maps)."""
     flags = _smf.READ_WRITE | _smf.SVM_FINE_GRAIN_BUFFER
     return _svm_empty(ctx, flags, shape, dtype, order, alignment, queue, "fsvm_empty")
 
 
-def fsvm_empty_like(ctx, ary, alignment=None, queue=None):
+def fsvm_empty_like(
+    ctx: Context, ary: ArrayLike, alignment: Optional[Size] = None, queue: Optional[CommandQueue] = None
+) -> NDArray[Any]:
     shape, dtype, order = _like(ary)
     flags = _smf.READ_WRITE | _smf.SVM_FINE_GRAIN_BUFFER
     return _svm_empty(ctx, flags, shape, dtype, order, alignment, queue, "fsvm_empty_like")
@@ -838,7 +978,9 @@ def fsvm_empty_like(ctx, ary, alignment=None, queue=None):
 # {{{ operations
 
 
-def _side(obj, writable, queue, routine, name):
+def _side(
+    obj: Union[SVMPointer, HostSource], writable: bool, queue: CommandQueue, routine: str, name: str
+) -> tuple[Any, Optional[int], Optional[HostSource]]:
     """``(pointer cdata, size, host object or None)`` for one side of a copy."""
     if isinstance(obj, SVMPointer):
         ptr, size, alloc = obj._pointer(routine)
@@ -853,7 +995,7 @@ def _side(obj, writable, queue, routine, name):
     return host, len(host), obj
 
 
-def _no_offset(value, name, routine):
+def _no_offset(value: Size, name: str, routine: str) -> None:
     if value:
         raise logic_error(
             routine,
@@ -861,7 +1003,16 @@ def _no_offset(value, name, routine):
         )
 
 
-def _enqueue_svm_memcpy(queue, dest, src, byte_count=None, is_blocking=True, wait_for=None, src_offset=0, dst_offset=0):
+def _enqueue_svm_memcpy(
+    queue: CommandQueue,
+    dest: Union[SVMPointer, HostDestination],
+    src: Union[SVMPointer, HostSource],
+    byte_count: Optional[Size] = None,
+    is_blocking: bool = True,
+    wait_for: WaitList = None,
+    src_offset: Size = 0,
+    dst_offset: Size = 0,
+) -> Event:
     """``enqueue_copy``'s SVM routes: SVM<->SVM and SVM<->host."""
     routine = "enqueue_copy"
     if _wards._pending:
@@ -922,7 +1073,13 @@ _transfer.register_route("svm", "host", _enqueue_svm_memcpy, _COPY_KEYWORDS)
 _transfer.register_route("host", "svm", _enqueue_svm_memcpy, _COPY_KEYWORDS)
 
 
-def enqueue_svm_memfill(queue, dest, pattern, byte_count=None, wait_for=None):
+def enqueue_svm_memfill(
+    queue: CommandQueue,
+    dest: Union[SVMPointer, HostDestination],
+    pattern: HostSource,
+    byte_count: Optional[Size] = None,
+    wait_for: WaitList = None,
+) -> Event:
     """Fill ``byte_count`` bytes (default: all) of ``dest`` (an SVMPointer, or
     a buffer-protocol object of SVM memory) with ``pattern`` (1, 2, 4, ...
     128 bytes; ``dest`` and ``byte_count`` must be multiples of its size)."""
@@ -961,7 +1118,14 @@ def enqueue_svm_memfill(queue, dest, pattern, byte_count=None, wait_for=None):
     return take_event(Event, out, out_int)
 
 
-def _fill_route(queue, dest, pattern, size, offset, wait_for):
+def _fill_route(
+    queue: CommandQueue,
+    dest: Union[SVMPointer, HostDestination],
+    pattern: HostSource,
+    size: Optional[Size],
+    offset: Size,
+    wait_for: WaitList,
+) -> Event:
     if offset:
         raise logic_error(
             "enqueue_fill",
@@ -973,7 +1137,9 @@ def _fill_route(queue, dest, pattern, size, offset, wait_for):
 _transfer.register_fill("svm", _fill_route)
 
 
-def enqueue_svm_migratemem(queue, svms, flags, wait_for=None):
+def enqueue_svm_migratemem(
+    queue: CommandQueue, svms: Iterable[Union[SVMPointer, HostSource]], flags: Optional[int], wait_for: WaitList = None
+) -> Event:
     """Migrate the SVM pointers ``svms`` (SVMPointers or buffer-protocol
     objects of SVM memory) to the queue's device, or to the host with
     ``mem_migration_flags.HOST``. OpenCL 2.1."""
@@ -1016,7 +1182,7 @@ def enqueue_svm_migratemem(queue, svms, flags, wait_for=None):
 enqueue_svm_migrate_mem = enqueue_svm_migratemem
 
 
-def set_kernel_exec_info(kernel, param, value):
+def set_kernel_exec_info(kernel: Kernel, param: int, value: Any) -> None:
     """``clSetKernelExecInfo``: ``kernel_exec_info.SVM_PTRS`` with a sequence
     of SVM pointers the kernel uses indirectly (kept alive by the kernel), or
     ``SVM_FINE_GRAIN_SYSTEM`` with a bool. OpenCL 2.0."""
@@ -1025,21 +1191,24 @@ def set_kernel_exec_info(kernel, param, value):
     param = _int_arg(param, "param", routine)
     if param == _constants.kernel_exec_info.SVM_PTRS:
         items = [item if isinstance(item, SVMPointer) else SVM(item) for item in value]
-        pointers = ffi.new("void *[]", [ffi.cast("void *", item._pointer(routine)[0]) for item in items] or 1)
-        status = lib.pycl_kernel_set_exec_info(handle, param, ffi.sizeof("void *") * len(items), pointers)
-        keep = items
+        data = ffi.new("void *[]", [ffi.cast("void *", item._pointer(routine)[0]) for item in items] or 1)
+        size = ffi.sizeof("void *") * len(items)
+        keep: Any = items
     elif param == _constants.kernel_exec_info.SVM_FINE_GRAIN_SYSTEM:
-        flag = ffi.new("cl_bool *", 1 if value else 0)
-        status = lib.pycl_kernel_set_exec_info(handle, param, ffi.sizeof("cl_bool"), flag)
+        data = ffi.new("cl_bool *", 1 if value else 0)
+        size = ffi.sizeof("cl_bool")
         keep = None
     else:
         raise logic_error(routine, "param = 0x%x is no kernel_exec_info" % param)
+    status = lib.pycl_kernel_set_exec_info(handle, param, size, data)
     if status:
         check(status, "clSetKernelExecInfo", _constants.kernel_exec_info.to_string(param, "0x%x"))
-    kernel._args[("exec_info", param)] = keep
+    # The kernel keeps the pointers alive, and sets them again if it is
+    # renewed (Kernel._renew: an argument switched from SVM to a buffer).
+    kernel._exec_info[param] = (size, data, keep)
 
 
-def pending_frees(wait=False):
+def pending_frees(wait: bool = False) -> int:
     """Enqueue the shim's batched frees and say how many frees and dropped
     references are still pending; ``wait=True`` first finishes the queues of
     running frees (blocking). For tests."""
@@ -1049,7 +1218,7 @@ def pending_frees(wait=False):
 # }}}
 
 
-def _check_map_survives(queue, routine):
+def _check_map_survives(queue: CommandQueue, routine: str) -> None:
     """NVIDIA's OpenCL (CUDA 13.0, driver 580, two H200s) crashes the process
     in clEnqueueSVMMap on a context of several GPUs, on either device's queue
     and through PyOpenCL alike (docs/quirks.md); copies and fills of SVM work

@@ -11,16 +11,42 @@ gives PoCL two CPU devices); tests that take it are marked ``multi_device``.
 pytest is only imported when this module is.
 """
 
+from __future__ import annotations
+
 import os
-import functools
 import warnings
+from typing import TYPE_CHECKING, Any, Optional
 
 import pytest
 
+from pycl._compiler_probe import kernel_compile_problem
 from pycl.context import Context, get_test_platforms_and_devices
-from pycl.errors import Error
 from pycl.platform import Device, get_platforms
-from pycl.program import Kernel, Program
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
+    from pycl.platform import Platform
+
+    # What the module __getattr__ below re-exports, for type checkers.
+    from pycl import strategies as strategies
+    from pycl.strategies import (
+        PATTERN_SIZES as PATTERN_SIZES,
+        Invalid as Invalid,
+        Rect as Rect,
+        buffer_rect_kwargs as buffer_rect_kwargs,
+        fill_args as fill_args,
+        host_rect_kwargs as host_rect_kwargs,
+        invalid_buffer_rect_kwargs as invalid_buffer_rect_kwargs,
+        invalid_fill_args as invalid_fill_args,
+        invalid_host_rect_kwargs as invalid_host_rect_kwargs,
+        invalid_linear_copy_kwargs as invalid_linear_copy_kwargs,
+        invalid_map_args as invalid_map_args,
+        invalid_rects as invalid_rects,
+        linear_copy_kwargs as linear_copy_kwargs,
+        map_args as map_args,
+        rects as rects,
+    )
 
 __all__ = [
     "ContextFactory",
@@ -35,13 +61,15 @@ __all__ = [
 class ContextFactory:
     """Makes a fresh one-device context each call (``ctx_factory()``)."""
 
-    def __init__(self, device):
+    device: Device  #: the device of the contexts made
+
+    def __init__(self, device: Device) -> None:
         self.device = device
 
-    def __call__(self):
+    def __call__(self) -> Context:
         return Context([self.device])
 
-    def __str__(self):
+    def __str__(self) -> str:
         return "<context factory for %s on %s>" % (self.device.name, self.device.platform.name)
 
 
@@ -49,14 +77,17 @@ class MultiContextFactory:
     """Makes a fresh context over several devices of one platform each call
     (``multi_ctx_factory()``); ``devices`` lists them, ``platform`` is theirs."""
 
-    def __init__(self, platform, devices):
+    platform: Platform  #: the platform of ``devices``
+    devices: list[Device]  #: the devices of the contexts made
+
+    def __init__(self, platform: Platform, devices: Iterable[Device]) -> None:
         self.platform = platform
         self.devices = list(devices)
 
-    def __call__(self):
+    def __call__(self) -> Context:
         return Context(self.devices)
 
-    def __str__(self):
+    def __str__(self) -> str:
         return "<context factory for %d devices of %s>" % (len(self.devices), self.platform.name)
 
 
@@ -64,7 +95,7 @@ MULTI_DEVICE_MARKER = "multi_device: the test runs on a context over several dev
 HOW_TO_GET_TWO = "POCL_DEVICES='pthread pthread' gives each PoCL two CPU devices"
 
 
-def _multi_device_mark(config):
+def _multi_device_mark(config: Optional[pytest.Config]) -> pytest.MarkDecorator:
     """``pytest.mark.multi_device``, registered first where the project has
     not (so that it raises no PytestUnknownMarkWarning)."""
     if config is not None:
@@ -74,11 +105,11 @@ def _multi_device_mark(config):
     return pytest.mark.multi_device
 
 
-def _selection_spec():
+def _selection_spec() -> Optional[str]:
     return os.environ.get("PYOPENCL_TEST") or os.environ.get("PYCL_TEST")
 
 
-def _too_few_reason(platform, devices):
+def _too_few_reason(platform: Platform, devices: Sequence[Device]) -> str:
     """Why a selected platform gets no multi-device context."""
     total = len(platform.get_devices())
     if total >= 2:
@@ -96,7 +127,7 @@ def _too_few_reason(platform, devices):
     )
 
 
-def _parametrize_multi(metafunc, selection):
+def _parametrize_multi(metafunc: pytest.Metafunc, selection: Sequence[tuple[Platform, list[Device]]]) -> None:
     """``multi_ctx_factory``: one parameter per selected platform (id: its
     name, numbered apart by its index in ``get_platforms()`` where two
     platforms share a name): a ``MultiContextFactory`` over its selected
@@ -129,11 +160,11 @@ def _parametrize_multi(metafunc, selection):
     metafunc.parametrize("multi_ctx_factory", values, ids=ids)
 
 
-def _device_id(device):
+def _device_id(device: Device) -> str:
     return "%s|%s" % (device.platform.name.replace(" ", "_"), device.name.replace(" ", "_"))
 
 
-def pytest_generate_tests_for_pyopencl(metafunc):
+def pytest_generate_tests_for_pyopencl(metafunc: pytest.Metafunc) -> None:
     """Parametrize ``ctx_factory``/``ctx_getter``, ``device`` and ``platform``
     over the selected devices, and ``multi_ctx_factory`` over the platforms
     with two or more selected devices."""
@@ -153,7 +184,7 @@ def pytest_generate_tests_for_pyopencl(metafunc):
         metafunc.parametrize(sorted(wanted), [], ids=[])
         return
     arg_names = sorted(wanted)
-    values = []
+    values: list[tuple[Any, ...]] = []
     for device in devices:
         by_name = {
             "ctx_factory": ContextFactory(device),
@@ -168,29 +199,7 @@ def pytest_generate_tests_for_pyopencl(metafunc):
     metafunc.parametrize(arg_names, values, ids=ids)
 
 
-_KERNEL_PROBE = "__kernel void pycl_probe(__global int *x) { x[get_global_id(0)] += 1; }"
-
-
-@functools.lru_cache(maxsize=None)
-def _compile_problem_by_ptr(device_ptr):
-    device = Device.from_int_ptr(device_ptr)
-    context = Context([device])
-    try:
-        Kernel(Program(context, _KERNEL_PROBE).build(), "pycl_probe")
-    except Error as error:
-        return str(error)
-    finally:
-        context.release()
-    return None
-
-
-def kernel_compile_problem(device):
-    """None if ``device`` builds kernels, else the compiler's message (the pip
-    PoCL 3.0 cannot target some CPUs: QUIRKS.md). Checked once per device."""
-    return _compile_problem_by_ptr(device.int_ptr)
-
-
-def require_kernel_compiler(device):
+def require_kernel_compiler(device: Device) -> None:
     """Skip the calling test, with the compiler's message, if ``device``
     cannot build kernels."""
     problem = kernel_compile_problem(device)
@@ -198,7 +207,7 @@ def require_kernel_compiler(device):
         pytest.skip("%s cannot compile kernels: %s" % (device.name, problem.splitlines()[0][:300]))
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> Any:
     # The hypothesis strategies of pycl.strategies, re-exported lazily so that
     # importing pycl.testing needs hypothesis only when they are used.
     from pycl import strategies

@@ -20,8 +20,10 @@ returns the same class of event (PyOpenCL passes it to the driver, which
 refuses empty rect regions).
 """
 
-import warnings
+from __future__ import annotations
 
+import warnings
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional
 
 from pycl._lib import ffi, lib
 from pycl import constants as _constants
@@ -34,6 +36,18 @@ from pycl.memory import MemoryObject
 from pycl.platform import Platform
 from pycl.queue import CommandQueue
 from pycl._args import SIZE_LIMIT, mem_handle, queue_handle, size_value
+
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    from pycl._typing import Extent, HostDestination, HostSource, Size, WaitList
+    from pycl.memory import Buffer
+
+    _E = TypeVar("_E", bound=Event)
+    # A route of enqueue_copy: function(queue, dest, src, **kwargs) -> event.
+    _Route = Callable[..., Event]
+    # A fill of enqueue_fill: function(queue, dest, pattern, size, offset, wait_for) -> event.
+    _Fill = Callable[..., Event]
 
 __all__ = [
     "enqueue_copy",
@@ -54,19 +68,19 @@ _NO_HOST_WRITE = _mf.HOST_READ_ONLY | _mf.HOST_NO_ACCESS
 # {{{ checks shared by the routes
 
 
-def _marker(q, count, events, cls):
+def _marker(q: Any, count: int, events: Any, cls: type[_E]) -> _E:
     out, out_int = out_cell()
     check(lib.pycl_enqueue_marker(q, count, events, out), "clEnqueueMarkerWithWaitList")
     return take_event(cls, out, out_int)
 
 
-def _nanny_marker(q, count, events, host_obj):
+def _nanny_marker(q: Any, count: int, events: Any, host_obj: object) -> NannyEvent:
     event = _marker(q, count, events, NannyEvent)
     event._ward = host_obj
     return event
 
 
-def _nanny(out, out_int, host_obj, host, is_blocking):
+def _nanny(out: Any, out_int: Any, host_obj: object, host: Any, is_blocking: bool) -> NannyEvent:
     """The NannyEvent of a host transfer (its event in ``out_cell()``); a
     non-blocking one keeps the host object (and its buffer export ``host``)
     until it completes."""
@@ -77,7 +91,7 @@ def _nanny(out, out_int, host_obj, host, is_blocking):
     return event
 
 
-def _host_access(mem, forbidden, routine, what):
+def _host_access(mem: MemoryObject, forbidden: int, routine: str, what: str) -> None:
     if mem._flags & forbidden:
         raise logic_error(
             routine,
@@ -86,7 +100,7 @@ def _host_access(mem, forbidden, routine, what):
         )
 
 
-def _host_offset_must_be_zero(value, name, routine):
+def _host_offset_must_be_zero(value: Size, name: str, routine: str) -> None:
     if value:
         raise logic_error(
             routine,
@@ -95,7 +109,7 @@ def _host_offset_must_be_zero(value, name, routine):
         )
 
 
-def _check_alias_presence(function, kwargs):
+def _check_alias_presence(function: _Route, kwargs: dict[str, Any]) -> None:
     """PyOpenCL refuses a deprecated keyword given together with its new
     name, whatever the new one's value (it tests presence): so does pycl."""
     old, new = _ALIASES.get(function, (None, None))
@@ -103,7 +117,7 @@ def _check_alias_presence(function, kwargs):
         raise TypeError("enqueue_copy: may not specify both '%s' and '%s'" % (new, old))
 
 
-def _deprecated_alias(kwargs_value, new_value, old, new, routine):
+def _deprecated_alias(kwargs_value: Optional[Size], new_value: Size, old: str, new: str, routine: str) -> Size:
     if kwargs_value is None:
         return new_value
     if new_value:
@@ -122,10 +136,11 @@ def _deprecated_alias(kwargs_value, new_value, old, new, routine):
 # {{{ route table
 
 
-_routes = {}  # (dest kind, src kind) -> [(selector or None, allowed keywords, function)]
+# (dest kind, src kind) -> [(selector or None, allowed keywords, function)]
+_routes: dict[tuple[str, str], list[tuple[Optional[str], frozenset[str], _Route]]] = {}
 
 
-def transfer_kind(obj):
+def transfer_kind(obj: object) -> str:
     """``"buffer"``, ``"image"``, ``"svm"`` ... or ``"host"`` for a host object."""
     if type(obj) in _host_types:
         return "host"
@@ -139,10 +154,12 @@ def transfer_kind(obj):
     return kind
 
 
-_host_types = set()  # types without _transfer_kind (numpy.ndarray, bytearray ...)
+_host_types: set[type[Any]] = set()  # types without _transfer_kind (numpy.ndarray, bytearray ...)
 
 
-def register_route(dest_kind, src_kind, function, keywords, selector=None):
+def register_route(
+    dest_kind: str, src_kind: str, function: _Route, keywords: Iterable[str], selector: Optional[str] = None
+) -> None:
     """Serve ``enqueue_copy(queue, dest, src, **kwargs)`` for the pair of
     kinds with ``function(queue, dest, src, **kwargs)``; ``keywords`` lists
     the keyword arguments it takes; a ``selector`` keyword, when present in
@@ -156,7 +173,7 @@ def register_route(dest_kind, src_kind, function, keywords, selector=None):
         routes.insert(0, entry)
 
 
-def enqueue_copy(queue, dest, src, **kwargs):
+def enqueue_copy(queue: CommandQueue, dest: object, src: object, **kwargs: Any) -> Event:
     """Copy between buffers (and images, SVM) and host memory; see PyOpenCL's
     ``enqueue_copy`` for the keyword arguments of each combination. Returns a
     ``NannyEvent`` if host memory is involved, else an ``Event``.
@@ -196,13 +213,15 @@ def enqueue_copy(queue, dest, src, **kwargs):
             if "device_offset" in kwargs or "dest_offset" in kwargs:
                 _check_alias_presence(function, kwargs)
             return function(queue, dest, src, **kwargs)
+    # Only routes with a selector are left here (a default route returns
+    # above), which mypy cannot follow: r[0] is a str.
     raise TypeError(
         "enqueue_copy: a copy from %s to %s needs one of the keyword arguments %s"
-        % (_kind_text(src), _kind_text(dest), ", ".join(r[0] for r in routes))
+        % (_kind_text(src), _kind_text(dest), ", ".join(r[0] for r in routes))  # type: ignore[misc]
     )
 
 
-def _fast_host_copy(queue, buf, host_obj, reading):
+def _fast_host_copy(queue: CommandQueue, buf: MemoryObject, host_obj: object, reading: bool) -> Optional[NannyEvent]:
     """``enqueue_copy(queue, buf, host_obj)`` (or the reverse when
     ``reading``) with no keywords: the checks of _write_buffer/_read_buffer
     for offset 0, blocking and no wait list, then the call. None where the
@@ -246,7 +265,7 @@ _from_buffer, _NULL = ffi.from_buffer, ffi.NULL
 _enqueue_read, _enqueue_write = lib.pycl_enqueue_read_buffer, lib.pycl_enqueue_write_buffer
 
 
-def _kind_text(obj):
+def _kind_text(obj: object) -> str:
     kind = transfer_kind(obj)
     return "host (%s)" % describe(obj) if kind == "host" else "%s (%s)" % (kind, type(obj).__name__)
 
@@ -257,7 +276,16 @@ def _kind_text(obj):
 # {{{ linear buffer routes
 
 
-def _write_buffer(queue, dest, src, dst_offset=0, src_offset=0, is_blocking=True, wait_for=None, device_offset=None):
+def _write_buffer(
+    queue: CommandQueue,
+    dest: Buffer,
+    src: HostSource,
+    dst_offset: Size = 0,
+    src_offset: Size = 0,
+    is_blocking: bool = True,
+    wait_for: WaitList = None,
+    device_offset: Optional[Size] = None,
+) -> NannyEvent:
     routine = "enqueue_copy"
     if _wards._pending:
         _wards.prune_completed_front()
@@ -295,7 +323,16 @@ def _write_buffer(queue, dest, src, dst_offset=0, src_offset=0, is_blocking=True
     return _nanny(out, out_int, src, host, is_blocking)
 
 
-def _read_buffer(queue, dest, src, src_offset=0, dst_offset=0, is_blocking=True, wait_for=None, device_offset=None):
+def _read_buffer(
+    queue: CommandQueue,
+    dest: HostDestination,
+    src: Buffer,
+    src_offset: Size = 0,
+    dst_offset: Size = 0,
+    is_blocking: bool = True,
+    wait_for: WaitList = None,
+    device_offset: Optional[Size] = None,
+) -> NannyEvent:
     routine = "enqueue_copy"
     if _wards._pending:
         _wards.prune_completed_front()
@@ -333,7 +370,16 @@ def _read_buffer(queue, dest, src, src_offset=0, dst_offset=0, is_blocking=True,
     return _nanny(out, out_int, dest, host, is_blocking)
 
 
-def _copy_buffer(queue, dest, src, byte_count=None, src_offset=0, dst_offset=0, wait_for=None, dest_offset=None):
+def _copy_buffer(
+    queue: CommandQueue,
+    dest: Buffer,
+    src: Buffer,
+    byte_count: Optional[Size] = None,
+    src_offset: Size = 0,
+    dst_offset: Size = 0,
+    wait_for: WaitList = None,
+    dest_offset: Optional[Size] = None,
+) -> Event:
     routine = "enqueue_copy"
     if _wards._pending:
         _wards.prune_completed_front()
@@ -353,7 +399,15 @@ def _copy_buffer(queue, dest, src, byte_count=None, src_offset=0, dst_offset=0, 
     return take_event(Event, out, out_int)
 
 
-def copy_extent(src, dest, byte_count, src_offset, dst_offset, routine, dest_name):
+def copy_extent(
+    src: Buffer,
+    dest: Buffer,
+    byte_count: Optional[Size],
+    src_offset: Size,
+    dst_offset: Size,
+    routine: str,
+    dest_name: str,
+) -> tuple[int, int, int]:
     """``(src_offset, dst_offset, byte_count)`` of a buffer-to-buffer copy,
     checked: within both buffers, and not overlapping within one buffer.
     ``byte_count=None``: as much as both buffers hold from the offsets."""
@@ -401,7 +455,7 @@ def copy_extent(src, dest, byte_count, src_offset, dst_offset, routine, dest_nam
 # {{{ rectangular routes
 
 
-def triple(value, name, pad, routine):
+def triple(value: Extent, name: str, pad: int, routine: str) -> tuple[int, ...]:
     """A tuple of 1 to 3 non-negative ints, padded to 3 with ``pad``."""
     if type(value) is tuple:
         # The common case (a tuple of plain ints) without a call per entry;
@@ -431,7 +485,7 @@ def triple(value, name, pad, routine):
     return tuple(out) + (pad,) * (3 - len(out))
 
 
-def pitch_pair(value, name, routine):
+def pitch_pair(value: Optional[Extent], name: str, routine: str) -> tuple[int, ...]:
     """A tuple of at most 2 non-negative ints (0: tightly packed), padded with 0."""
     if value is None:
         return (0, 0)
@@ -449,7 +503,7 @@ def pitch_pair(value, name, routine):
     return tuple(out) + (0,) * (2 - len(out))
 
 
-def _side_text(label, obj):
+def _side_text(label: str, obj: object) -> str:
     """``label`` and ``obj`` for a message: a memory object's repr, else a
     host object's description."""
     if hasattr(obj, "_transfer_kind"):
@@ -457,7 +511,14 @@ def _side_text(label, obj):
     return "%s (%s)" % (label, describe(obj))
 
 
-def rect_side(origin, region, pitches, size, names, routine):
+def rect_side(
+    origin: tuple[int, ...],
+    region: tuple[int, ...],
+    pitches: tuple[int, ...],
+    size: int,
+    names: tuple[str, str, str, object],
+    routine: str,
+) -> tuple[int, int, int]:
     """Resolve one side of a rect copy: ``(row_pitch, slice_pitch, start)``
     with ``start`` its first byte, after checking that the region lies in
     ``size`` bytes. ``names`` = (origin name, pitches name, the side's label
@@ -493,7 +554,7 @@ def rect_side(origin, region, pitches, size, names, routine):
     return row, slice_, start
 
 
-def rects_overlap(a, b, region, row, slice_):
+def rects_overlap(a: int, b: int, region: tuple[int, ...], row: int, slice_: int) -> bool:
     """Whether two boxes of ``region`` bytes at byte offsets ``a`` and ``b``
     of one buffer, with the same pitches, share a byte. Exact and O(1): rows
     [a + z*slice + y*row, +w) and [b + z'*slice + y'*row, +w) meet iff
@@ -511,24 +572,24 @@ def rects_overlap(a, b, region, row, slice_):
     return False
 
 
-def _rect_common(region, routine):
+def _rect_common(region: Extent, routine: str) -> tuple[tuple[int, ...], bool]:
     region = triple(region, "region", 1, routine)
     return region, 0 in region
 
 
 def _host_rect(
-    queue,
-    buf,
-    host_obj,
-    buffer_origin,
-    host_origin,
-    region,
-    buffer_pitches,
-    host_pitches,
-    is_blocking,
-    wait_for,
-    reading,
-):
+    queue: CommandQueue,
+    buf: Buffer,
+    host_obj: HostSource,
+    buffer_origin: Extent,
+    host_origin: Extent,
+    region: Extent,
+    buffer_pitches: Optional[Extent],
+    host_pitches: Optional[Extent],
+    is_blocking: bool,
+    wait_for: WaitList,
+    reading: bool,
+) -> NannyEvent:
     routine = "enqueue_copy"
     if _wards._pending:
         _wards.prune_completed_front()
@@ -600,42 +661,50 @@ def _host_rect(
 
 
 def _write_buffer_rect(
-    queue,
-    dest,
-    src,
-    buffer_origin,
-    host_origin,
-    region,
-    buffer_pitches=None,
-    host_pitches=None,
-    is_blocking=True,
-    wait_for=None,
-):
+    queue: CommandQueue,
+    dest: Buffer,
+    src: HostSource,
+    buffer_origin: Extent,
+    host_origin: Extent,
+    region: Extent,
+    buffer_pitches: Optional[Extent] = None,
+    host_pitches: Optional[Extent] = None,
+    is_blocking: bool = True,
+    wait_for: WaitList = None,
+) -> NannyEvent:
     return _host_rect(
         queue, dest, src, buffer_origin, host_origin, region, buffer_pitches, host_pitches, is_blocking, wait_for, False
     )
 
 
 def _read_buffer_rect(
-    queue,
-    dest,
-    src,
-    buffer_origin,
-    host_origin,
-    region,
-    buffer_pitches=None,
-    host_pitches=None,
-    is_blocking=True,
-    wait_for=None,
-):
+    queue: CommandQueue,
+    dest: HostDestination,
+    src: Buffer,
+    buffer_origin: Extent,
+    host_origin: Extent,
+    region: Extent,
+    buffer_pitches: Optional[Extent] = None,
+    host_pitches: Optional[Extent] = None,
+    is_blocking: bool = True,
+    wait_for: WaitList = None,
+) -> NannyEvent:
     return _host_rect(
         queue, src, dest, buffer_origin, host_origin, region, buffer_pitches, host_pitches, is_blocking, wait_for, True
     )
 
 
 def _copy_buffer_rect(
-    queue, dest, src, src_origin, dst_origin, region, src_pitches=None, dst_pitches=None, wait_for=None
-):
+    queue: CommandQueue,
+    dest: Buffer,
+    src: Buffer,
+    src_origin: Extent,
+    dst_origin: Extent,
+    region: Extent,
+    src_pitches: Optional[Extent] = None,
+    dst_pitches: Optional[Extent] = None,
+    wait_for: WaitList = None,
+) -> Event:
     routine = "enqueue_copy"
     if _wards._pending:
         _wards.prune_completed_front()
@@ -709,7 +778,9 @@ def _copy_buffer_rect(
     return take_event(Event, out, out_int)
 
 
-def _copy_rows(q, src_mem, dst_mem, rows, width, count, events):
+def _copy_rows(
+    q: Any, src_mem: Any, dst_mem: Any, rows: list[tuple[int, int]], width: int, count: int, events: Any
+) -> Event:
     """Linear copies of ``width`` bytes for each ``(src, dst)`` offset pair,
     after ``events``; returns a marker event that completes after all."""
     row_events = ffi.new("cl_event[]", len(rows))
@@ -729,7 +800,7 @@ def _copy_rows(q, src_mem, dst_mem, rows, width, count, events):
 
 
 # The deprecated keyword of a route and the name that replaced it.
-_ALIASES = {
+_ALIASES: dict[_Route, tuple[str, str]] = {
     _write_buffer: ("device_offset", "dst_offset"),
     _read_buffer: ("device_offset", "src_offset"),
     _copy_buffer: ("dest_offset", "dst_offset"),
@@ -760,7 +831,9 @@ register_route(
 _PATTERN_SIZES = (1, 2, 4, 8, 16, 32, 64, 128)
 
 
-def enqueue_fill_buffer(queue, mem, pattern, offset, size, wait_for=None):
+def enqueue_fill_buffer(
+    queue: CommandQueue, mem: Buffer, pattern: HostSource, offset: Size, size: Size, wait_for: WaitList = None
+) -> Event:
     """Fill ``size`` bytes of ``mem`` from ``offset`` with ``pattern`` (a
     buffer-protocol object of 1, 2, 4, ... 128 bytes, e.g. ``numpy.uint32(0)``);
     ``offset`` and ``size`` must be multiples of the pattern size. OpenCL 1.2."""
@@ -800,15 +873,17 @@ def enqueue_fill_buffer(queue, mem, pattern, offset, size, wait_for=None):
     return take_event(Event, out, out_int)
 
 
-_fills = {}  # transfer kind -> function(queue, dest, pattern, size, offset, wait_for)
+_fills: dict[str, _Fill] = {}  # transfer kind -> function(queue, dest, pattern, size, offset, wait_for)
 
 
-def register_fill(kind, function):
+def register_fill(kind: str, function: _Fill) -> None:
     """Serve ``enqueue_fill`` for destinations of ``kind`` (SVM adds its own)."""
     _fills[kind] = function
 
 
-def enqueue_fill(queue, dest, pattern, size, *, offset=0, wait_for=None):
+def enqueue_fill(
+    queue: CommandQueue, dest: object, pattern: HostSource, size: Size, *, offset: Size = 0, wait_for: WaitList = None
+) -> Event:
     """Fill ``size`` bytes of ``dest`` (a Buffer, or an SVM pointer where
     supported) from ``offset`` with ``pattern``."""
     function = _fills.get(transfer_kind(dest))
@@ -834,7 +909,9 @@ register_fill(
 _MIGRATION_FLAGS = _constants.mem_migration_flags.HOST | _constants.mem_migration_flags.CONTENT_UNDEFINED
 
 
-def enqueue_migrate_mem_objects(queue, mem_objects, flags=0, wait_for=None):
+def enqueue_migrate_mem_objects(
+    queue: CommandQueue, mem_objects: Iterable[MemoryObject], flags: Size = 0, wait_for: WaitList = None
+) -> Event:
     """Migrate ``mem_objects`` to the queue's device (or to the host with
     ``mem_migration_flags.HOST``). OpenCL 1.2."""
     routine = "enqueue_migrate_mem_objects"
@@ -845,7 +922,7 @@ def enqueue_migrate_mem_objects(queue, mem_objects, flags=0, wait_for=None):
         raise TypeError("%s: mem_objects must be a sequence of memory objects" % routine) from None
     if not objects:
         raise logic_error(routine, "mem_objects is empty")
-    handles = []
+    handles: list[Any] = []
     for i, mem in enumerate(objects):
         if not isinstance(mem, MemoryObject):
             raise TypeError("%s: mem_objects[%d] is a %s, not a memory object" % (routine, i, type(mem).__name__))
@@ -863,10 +940,10 @@ def enqueue_migrate_mem_objects(queue, mem_objects, flags=0, wait_for=None):
 
 
 _P2P_EXTENSION = "cl_amd_copy_buffer_p2p"
-_p2p_functions = {}  # platform handle -> function pointer
+_p2p_functions: dict[int, Any] = {}  # platform handle -> function pointer
 
 
-def _p2p_function(platform):
+def _p2p_function(platform: Platform) -> Any:
     function = _p2p_functions.get(platform._ptr)
     if function is None:
         if _P2P_EXTENSION not in platform.extensions.split():
@@ -885,7 +962,14 @@ def _p2p_function(platform):
     return function
 
 
-def enqueue_copy_buffer_p2p_amd(platform, queue, src, dst, byte_count=None, wait_for=None):
+def enqueue_copy_buffer_p2p_amd(
+    platform: Platform,
+    queue: CommandQueue,
+    src: Buffer,
+    dst: Buffer,
+    byte_count: Optional[Size] = None,
+    wait_for: WaitList = None,
+) -> Event:
     """Copy between buffers of two devices in different contexts with AMD's
     ``cl_amd_copy_buffer_p2p`` extension; ``UnavailableError`` elsewhere.
     ``byte_count`` defaults to the smaller buffer's size. ``queue`` is the

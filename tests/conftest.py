@@ -23,3 +23,15 @@ def cq(ctx_factory):
     """A context on the test's device and an in-order queue on it."""
     ctx = ctx_factory()
     return ctx, pycl.CommandQueue(ctx)
+
+
+def pytest_report_header(config):
+    return "pycl %s from %s" % (pycl.VERSION_TEXT, os.path.dirname(pycl.__file__))
+
+
+if os.environ.get("PYCL_TEST_INSTALLED"):
+    # tools/test-wheel.sh: the suite must test the installed wheel, not a
+    # source tree that happens to be on sys.path.
+    _where = os.path.dirname(os.path.abspath(pycl.__file__))
+    if "site-packages" not in _where.split(os.sep):
+        raise RuntimeError("PYCL_TEST_INSTALLED is set but pycl was imported from %s" % _where)

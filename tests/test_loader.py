@@ -173,6 +173,18 @@ def test_main_lists_devices_and_search(tmp_path):
     assert "Where pycl looked:" in out
 
 
+def test_main_needs_no_test_dependency(tmp_path):
+    # `pip install pycl-cffi` brings neither pytest nor hypothesis.
+    code = (
+        "import runpy, sys; sys.modules['pytest'] = sys.modules['hypothesis'] = None;"
+        "sys.argv = ['pycl']; runpy.run_module('pycl', run_name='__main__')"
+    )
+    env = dict(os.environ, POCL_CACHE_DIR=str(tmp_path / "cache"))
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=600)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "compiles kernels:" in run.stdout
+
+
 def test_main_without_platform_explains(tmp_path):
     empty = tmp_path / "empty"
     empty.mkdir()

@@ -668,6 +668,12 @@ def test_kernel_exec_info_indirect_pointers(svm_ctx):
     knl(queue, (64,), None, cl.SVM(table), np.float32(3))
     queue.finish()
     np.testing.assert_array_equal(target, model * 3)
+    # The table argument switched from SVM to a Buffer renews the kernel
+    # (Kernel._renew), which sets the exec info again.
+    table_buf = cl.Buffer(ctx, cl.mem_flags.READ_ONLY | cl.mem_flags.COPY_HOST_PTR, hostbuf=np.array(table))
+    knl(queue, (64,), None, table_buf, np.float32(2))
+    queue.finish()
+    np.testing.assert_array_equal(target, model * 6)
     with pytest.raises(cl.LogicError, match="no kernel_exec_info"):
         cl.set_kernel_exec_info(knl, 12345, None)
 

@@ -1,8 +1,8 @@
 """The reference API: PyOpenCL's documentation of its memory API, read as data
 and checked against pycl.
 
-The pages are in ``pycl/reference/`` (package data; NOTICE there names their
-source and license): ``runtime_memory.rst`` (the source of "OpenCL Runtime:
+The pages are in ``tools/reference/`` beside this module (NOTICE there names
+their source and license): ``runtime_memory.rst`` (the source of "OpenCL Runtime:
 Memory"), ``runtime_memory_rendered.txt`` (the same page rendered) and
 ``tools_memory_pools.txt`` (``pyopencl.tools`` and ``pyopencl.characterize``,
 rendered). ``entries()`` reads them into ``Entry`` objects, one per documented
@@ -31,8 +31,8 @@ kinds, defaults; a leading ``self`` and pybind11's unnamed ``argN`` names are
 not compared), ``==``/hash defined on comparable classes, and the lower-case
 info attributes that an ``info`` entry promises. ``differences()`` reads the
 deliberate differences listed in ``docs/differences.md`` ("API differences
-checked by tests"). ``python -m pycl --api`` and tests/test_api_reference.py
-use this module.
+checked by tests"). tools/api_report.py (the documentation's coverage page)
+and tests/test_api_reference.py use this module; none of it is installed.
 """
 
 import ast
