@@ -1,0 +1,105 @@
+"""The package's layout, as installed: internal modules carry a leading
+underscore, the import graph between pycl's modules has no cycles (imports
+inside functions and under TYPE_CHECKING count too), and developer tooling
+is not part of the package."""
+
+import ast
+import os
+
+import pycl
+
+PACKAGE = os.path.dirname(os.path.abspath(pycl.__file__))
+
+
+def _modules():
+    return sorted(name[:-3] for name in os.listdir(PACKAGE) if name.endswith(".py"))
+
+
+def _imports(module):
+    """The pycl modules that ``module`` imports anywhere in its source."""
+    with open(os.path.join(PACKAGE, module + ".py"), encoding="utf-8") as f:
+        tree = ast.parse(f.read())
+    names = set(_modules())
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "pycl":
+            parts = node.module.split(".")
+            if len(parts) > 1:
+                found.add(parts[1])
+            else:  # from pycl import x: a module, or a name of pycl/__init__.py
+                found.update(a.name if a.name in names else "__init__" for a in node.names)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                parts = alias.name.split(".")
+                if parts[0] == "pycl":
+                    found.add(parts[1] if len(parts) > 1 else "__init__")
+    return {m for m in found if m in names and m != module}
+
+
+def test_import_graph_has_no_cycles():
+    graph = {m: _imports(m) for m in _modules()}
+    done, path = set(), []
+
+    def visit(module):
+        if module in path:
+            cycle = path[path.index(module) :] + [module]
+            raise AssertionError("import cycle: " + " -> ".join(cycle))
+        if module in done:
+            return
+        path.append(module)
+        for dep in sorted(graph[module]):
+            visit(dep)
+        path.pop()
+        done.add(module)
+
+    for module in graph:
+        visit(module)
+    assert graph["transfer"] and "mapping" in graph["staging"]  # the parser sees imports
+
+
+def test_internal_modules_are_marked():
+    # The public modules: PyOpenCL's names, pycl's concepts, and its tools.
+    public = {
+        "__init__",
+        "__main__",
+        "platform",
+        "context",
+        "queue",
+        "event",
+        "program",
+        "memory",
+        "transfer",
+        "mapping",
+        "between",
+        "image",
+        "sampler",
+        "pipe",
+        "svm",
+        "allocator",
+        "pool",
+        "pinned",
+        "staging",
+        "budget",
+        "errors",
+        "constants",
+        "version",
+        "cltypes",
+        "characterize",
+        "tools",
+        "testing",
+        "strategies",
+        "embed",
+        "build_ffi",
+    }
+    unmarked = [m for m in _modules() if not m.startswith("_") and m not in public]
+    assert not unmarked, "public modules not listed here (or internal ones without '_'): %s" % unmarked
+    assert not [m for m in public if m not in _modules()]
+    # pycl._cl is public under PyOpenCL's name for it; everything else with
+    # an underscore is internal and absent from pycl.__all__.
+    assert not [n for n in pycl.__all__ if n.startswith("_")]
+
+
+def test_no_developer_tooling_in_the_package():
+    entries = set(os.listdir(PACKAGE))
+    assert "apiref.py" not in entries and "reference" not in entries
+    assert {"py.typed", "_typing.pyi", "_lib.pyi"} <= entries
