@@ -4,7 +4,8 @@ Each page's ``.. code-block:: python`` blocks run in order in one namespace
 (the examples on a page continue one another), on the device
 ``create_some_context(interactive=False)`` picks (``PYOPENCL_CTX``). The
 embedding page is left out: its examples build a C extension. Needs an
-OpenCL device that compiles kernels (the pip PoCL, on most machines)::
+OpenCL device that compiles kernels (the pip PoCL, on most machines);
+tests/test_examples.py runs it on every such device::
 
     .venv/bin/python docs/check_examples.py [page.rst ...]
 """

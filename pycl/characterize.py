@@ -207,22 +207,27 @@ def _svm_capability(dev: Device, bit: int) -> bool:
 
 
 def has_coarse_grain_buffer_svm(dev: Device) -> bool:
+    """True if ``dev`` (OpenCL 2.0 or newer, as pycl uses it) has coarse-grain buffer SVM."""
     return _svm_capability(dev, _constants.device_svm_capabilities.COARSE_GRAIN_BUFFER)
 
 
 def has_fine_grain_buffer_svm(dev: Device) -> bool:
+    """True if ``dev`` has fine-grain buffer SVM (``fsvm_empty``)."""
     return _svm_capability(dev, _constants.device_svm_capabilities.FINE_GRAIN_BUFFER)
 
 
 def has_fine_grain_system_svm(dev: Device) -> bool:
+    """True if ``dev`` has fine-grain system SVM: any host memory is SVM."""
     return _svm_capability(dev, _constants.device_svm_capabilities.FINE_GRAIN_SYSTEM)
 
 
 def has_fine_grain_buffer_svm_atomics(dev: Device) -> bool:
+    """True if ``dev`` has fine-grain buffer SVM with atomics."""
     bits = _constants.device_svm_capabilities
     return _svm_capability(dev, bits.FINE_GRAIN_BUFFER) and _svm_capability(dev, bits.ATOMICS)
 
 
 def has_fine_grain_system_svm_atomics(dev: Device) -> bool:
+    """True if ``dev`` has fine-grain system SVM with atomics."""
     bits = _constants.device_svm_capabilities
     return _svm_capability(dev, bits.FINE_GRAIN_SYSTEM) and _svm_capability(dev, bits.ATOMICS)

@@ -110,6 +110,8 @@ class Event(Handle):
 
     @property
     def profile(self) -> _Profile:
+        """``profile.queued``, ``.submit``, ``.start``, ``.end``,
+        ``.complete``: the ``profiling_info`` values in nanoseconds."""
         return _Profile(self)
 
     def set_callback(self, type: int, cb: Callable[[int], object]) -> None:
@@ -213,6 +215,7 @@ class NannyEvent(Event):
     _ward: Any
 
     def get_ward(self) -> Any:
+        """The host object of the transfer."""
         return self._ward
 
 

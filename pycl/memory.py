@@ -250,21 +250,25 @@ class MemoryObject(Handle):
     # Cached info values (they raise after release, as every use does).
     @property
     def size(self) -> int:
+        """The size in bytes (``mem_info.SIZE``, cached: no driver query)."""
         self._live()
         return self._size
 
     @property
     def flags(self) -> int:
+        """The ``mem_flags`` the object was made with."""
         self._live()
         return self._flags
 
     @property
     def type(self) -> int:
+        """A ``mem_object_type`` value (``BUFFER``, ``IMAGE2D`` ...)."""
         self._live()
         return self._type
 
     @property
     def context(self) -> Context:
+        """The context the object belongs to."""
         self._live()
         return self._context
 
@@ -276,6 +280,7 @@ class MemoryObject(Handle):
 
     @property
     def nbytes(self) -> int:
+        """``size`` (the numpy name)."""
         return self.size
 
     def get_host_array(

@@ -202,7 +202,14 @@ class _Pool:
 
     def stats(self) -> _PoolStats:
         """Counters: current and peak active/held/managed bytes and blocks,
-        allocations, hits (served from held blocks) and out-of-memory retries."""
+        allocations, hits (served from held blocks) and out-of-memory retries.
+
+        A dict with the keys ``active_blocks``, ``active_bytes``,
+        ``active_alloc_bytes``, ``held_blocks``, ``held_bytes``,
+        ``managed_bytes``, ``peak_active_blocks``, ``peak_active_bytes``,
+        ``peak_held_blocks``, ``peak_held_bytes``, ``peak_managed_bytes``,
+        ``allocations``, ``hits``, ``oom_retries`` (ints) and ``max_bytes``
+        (the pool's limit, or None)."""
         s = self._stats()
         result = {name: getattr(s, name) for name in _STATS}
         result["managed_bytes"] = s.held_bytes + s.active_alloc_bytes

@@ -318,6 +318,8 @@ class Kernel(Handle):
         self._scalar_converters = [_scalar_converter(d) for d in arg_types]
 
     def set_arg(self, index: int, arg: Any) -> None:
+        """Set argument ``index`` (from 0) to ``arg``, one of the kinds the
+        class docstring lists."""
         handle = self._live()
         if not isinstance(index, int) or index < 0:
             raise logic_error("Kernel.set_arg", "index must be a non-negative int, got %r" % (index,))
@@ -385,6 +387,7 @@ class Kernel(Handle):
         return lib.pycl_kernel_set_arg(handle, index, len(data), data)
 
     def set_args(self, *args: Any) -> None:
+        """Set every argument, in order: ``set_arg(i, args[i])``."""
         for index, arg in enumerate(args):
             self.set_arg(index, arg)
 

@@ -148,6 +148,7 @@ class CommandQueue(Handle):
         return not self.properties & _constants.command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABLE
 
     def flush(self) -> None:
+        """Submit the queued commands to the device without waiting for them."""
         check(lib.pycl_queue_flush(enqueue_handle(self)), "clFlush")
 
     def finish(self) -> None:

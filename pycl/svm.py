@@ -947,6 +947,7 @@ def csvm_empty(
 def csvm_empty_like(
     ctx: Context, ary: ArrayLike, alignment: Optional[Size] = None, queue: Optional[CommandQueue] = None
 ) -> NDArray[Any]:
+    """``csvm_empty`` with the shape, dtype and order of ``ary``."""
     shape, dtype, order = _like(ary)
     return _svm_empty(ctx, _smf.READ_WRITE, shape, dtype, order, alignment, queue, "csvm_empty_like")
 
@@ -967,6 +968,7 @@ def fsvm_empty(
 def fsvm_empty_like(
     ctx: Context, ary: ArrayLike, alignment: Optional[Size] = None, queue: Optional[CommandQueue] = None
 ) -> NDArray[Any]:
+    """``fsvm_empty`` with the shape, dtype and order of ``ary``."""
     shape, dtype, order = _like(ary)
     flags = _smf.READ_WRITE | _smf.SVM_FINE_GRAIN_BUFFER
     return _svm_empty(ctx, flags, shape, dtype, order, alignment, queue, "fsvm_empty_like")

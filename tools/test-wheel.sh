@@ -41,9 +41,10 @@ cp examples/quickstart.py "$outside/"
 
 # Then the test extra, and the whole suite.
 "$py" -m pip install -q "$wheel[test]"
-# PyOpenCL for tests/test_interop.py, as in the other legs (it has no PyPy wheel).
+# PyOpenCL for tests/test_interop.py and mypy for tests/test_typing.py, as in
+# the other legs (CPython only: PyOpenCL has no PyPy wheel).
 if [ "$impl" = cpython ]; then
-    "$py" -m pip install -q pyopencl
+    "$py" -m pip install -q pyopencl 'mypy>=1.15,<2'
 fi
 
 # The suite and what it reads (the reference pages and parser in tools/, the
