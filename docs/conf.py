@@ -162,21 +162,14 @@ TOOLS = os.path.join(os.path.dirname(HERE), "tools")
 def _write_api_status() -> None:
     import io
 
-    if os.path.isfile(os.path.join(TOOLS, "api_report.py")):
-        sys.path.insert(0, TOOLS)
-        try:
-            import api_report
-        finally:
-            sys.path.remove(TOOLS)
-        out = io.StringIO()
-        api_report.rst_page(out)
-        text = out.getvalue()
-    else:
-        text = (
-            "PyOpenCL coverage, name by name\n"
-            "===============================\n\n"
-            "This page is made by ``tools/api_report.py``, which this copy of pycl lacks.\n"
-        )
+    sys.path.insert(0, TOOLS)
+    try:
+        import api_report
+    finally:
+        sys.path.remove(TOOLS)
+    out = io.StringIO()
+    api_report.rst_page(out)
+    text = out.getvalue()
     try:
         with open(API_STATUS, encoding="utf-8") as f:
             if f.read() == text:

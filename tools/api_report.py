@@ -54,12 +54,37 @@ def _lacking(need, devices):
     return out
 
 
+# kind -> (label, counted as, bad): "bad" names fail the report.
+_KINDS = {
+    "implemented": ("implemented", "implemented", False),
+    "stale": ("implemented (docs/differences.md lists a difference that no longer exists)", "implemented", True),
+    "difference": ("difference", "difference", False),
+    "unavailable": ("unavailable here", "unavailable", False),
+    "missing": ("MISSING", "missing", True),
+    "differs": ("DIFFERS (not in docs/differences.md)", "missing", True),
+}
+
+
+def statuses():
+    """``(entry, kind, detail lines)`` for every reference name; the kinds
+    are those of ``_KINDS``. A difference's detail is its listed reason."""
+    listed = apiref.differences()
+    for entry in apiref.entries():
+        status, problems = apiref.check(entry)
+        if status == "ok":
+            yield entry, "stale" if entry.name in listed else "implemented", []
+        elif status == "different" and entry.name in listed:
+            yield entry, "difference", [listed[entry.name]]
+        elif status == "different":
+            yield entry, "differs", problems
+        else:  # "missing" or "unavailable"
+            yield entry, status, problems
+
+
 def api_report(out=sys.stdout):
     """Print every reference name with its status; return the count of names
-    that are missing or differ without being listed."""
-    entries = apiref.entries()
-    listed = apiref.differences()
-    have_list = apiref.differences_path() is not None
+    that are missing, differ without being listed, or are listed without
+    differing."""
     devices, problem = _devices()
     print("PyOpenCL 2026.1.4's memory API (%s) in pycl %s" % (apiref.REFERENCE_DIR, pycl.VERSION_TEXT), file=out)
     if devices:
@@ -68,37 +93,17 @@ def api_report(out=sys.stdout):
         print("devices: none (%s): availability not checked" % problem, file=out)
     print(file=out)
     counts = {"implemented": 0, "difference": 0, "missing": 0, "unavailable": 0}
-    bad = unavailable_here = 0
-    for entry in entries:
-        status, problems = apiref.check(entry)
-        detail = []
-        if status == "ok":
-            label = "implemented"
-            if entry.name in listed:
-                label = "implemented (docs/differences.md lists a difference that no longer exists)"
-                bad += 1
-            counts["implemented"] += 1
-        elif status == "different" and entry.name in listed:
-            label = "difference"
-            detail.append(listed[entry.name])
-            counts["difference"] += 1
-        elif status == "different" and not have_list:
-            label = "difference (see docs/differences.md)"
-            counts["difference"] += 1
-        elif status == "unavailable":
-            label = "unavailable here"
-            detail += problems
-            counts["unavailable"] += 1
-        else:
-            label = "MISSING" if status == "missing" else "DIFFERS (not in docs/differences.md)"
-            detail += problems
-            counts["missing"] += 1
-            bad += 1
+    total = bad = lacking_here = 0
+    for entry, kind, detail in statuses():
+        label, counted, is_bad = _KINDS[kind]
+        total += 1
+        counts[counted] += 1
+        bad += is_bad
         need = apiref.requirement(entry.name)
         if need is not None and devices:
             lacking = _lacking(need, devices)
             if lacking:
-                unavailable_here += 1
+                lacking_here += 1
                 label += "; unavailable on %s (needs %s)" % (", ".join(lacking), need[0])
         print("%-50s %s" % (entry.name, label), file=out)
         for line in detail:
@@ -108,36 +113,23 @@ def api_report(out=sys.stdout):
         "%d reference names: %d implemented as documented, %d with a documented difference, "
         "%d missing or differing without a reason, %d unavailable in this installation; "
         "%d need a feature that some device here lacks"
-        % (
-            len(entries),
-            counts["implemented"],
-            counts["difference"],
-            counts["missing"],
-            counts["unavailable"],
-            unavailable_here,
-        ),
+        % (total, counts["implemented"], counts["difference"], counts["missing"], counts["unavailable"], lacking_here),
         file=out,
     )
     return bad
 
 
 def rst_page(out):
-    """Write the status of every reference name as a reStructuredText page."""
-    entries = apiref.entries()
-    listed = apiref.differences()
-    counts = {"implemented": 0, "difference": 0, "other": 0}
+    """Write the status of every reference name as a reStructuredText page;
+    return the count of names the text report would fail on."""
+    counts = {"implemented": 0, "difference": 0, "missing": 0, "unavailable": 0}
     rows = []
-    for entry in entries:
-        status, problems = apiref.check(entry)
-        if status == "ok":
-            label, why = "implemented", ""
-            counts["implemented"] += 1
-        elif status == "different" and entry.name in listed:
-            label, why = "difference", listed[entry.name]
-            counts["difference"] += 1
-        else:
-            label, why = status, "; ".join(problems)
-            counts["other"] += 1
+    bad = 0
+    for entry, kind, detail in statuses():
+        label, counted, is_bad = _KINDS[kind]
+        counts[counted] += 1
+        bad += is_bad
+        why = " ".join(detail)
         need = apiref.requirement(entry.name)
         if need is not None:
             why = ("needs %s. " % need[0]) + why
@@ -151,7 +143,7 @@ def rst_page(out):
         "%d names, %d implemented as documented, %d with a deliberate difference\n"
         "(the reason is in the last column and in :doc:`differences`), %d otherwise.\n"
         "``python -m pycl`` tells which of your devices have the features a name needs."
-        % (len(rows), counts["implemented"], counts["difference"], counts["other"]),
+        % (len(rows), counts["implemented"], counts["difference"], counts["missing"] + counts["unavailable"]),
         file=out,
     )
     print(file=out)
@@ -162,7 +154,7 @@ def rst_page(out):
     print("   * - name\n     - status\n     - needs, and why it differs", file=out)
     for name, label, why in rows:
         print("   * - ``%s``\n     - %s\n     - %s" % (name, label, _rst_text(why)), file=out)
-    return counts["other"]
+    return bad
 
 
 def _rst_text(text):

@@ -61,7 +61,7 @@ __all__ = [
     "compare_params",
     "check",
     "differences",
-    "differences_path",
+    "DIFFERENCES_PATH",
     "requirement",
 ]
 
@@ -614,20 +614,16 @@ def check(entry):
 # {{{ the list of deliberate differences
 
 
-def differences_path():
-    """``docs/differences.md`` of the source tree pycl runs from, or None
-    (an installed wheel has no docs/)."""
-    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", "differences.md")
-    return path if os.path.exists(path) else None
+# docs/ is beside tools/ in a checkout, in the sdist, and in the copy
+# tools/test-wheel.sh runs the suite from.
+DIFFERENCES_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", "differences.md")
 
 
 def differences(path=None):
     """``{pycl name: reason}`` from the "API differences checked by tests"
     section of ``docs/differences.md``: one bullet per name,
     ``- `pycl.X`: reason`` (continuation lines indented)."""
-    path = path or differences_path()
-    if path is None:
-        return {}
+    path = path or DIFFERENCES_PATH
     with open(path, encoding="utf-8") as f:
         lines = f.read().splitlines()
     out, inside, last = {}, False, None
