@@ -205,22 +205,52 @@ def register_wrapper(kind: str, wrap: Callable[[Any], Any]) -> None:
     _wrappers[kind] = wrap
 
 
+def _read_scalar(ctype: str, buf: Any, size: int) -> Any:
+    """The ``ctype`` value of an answer of ``size`` bytes: None when empty;
+    an answer shorter than its type (a driver that answers 4 bytes for a
+    size_t parameter) is zero-extended, never read past its end."""
+    if size >= ffi.sizeof(ctype):
+        return ffi.cast(ctype + " *", buf)[0]
+    if size == 0:
+        return None
+    value = ffi.new(ctype + " *")
+    ffi.memmove(value, buf, size)
+    return value[0]
+
+
 def _scalar(ctype: str) -> _Decoder:
     def decode(buf: Any, size: int) -> Any:
-        return ffi.cast(ctype + " *", buf)[0]
+        return _read_scalar(ctype, buf, size)
 
     return decode
 
 
+def _bool(buf: Any, size: int) -> Optional[int]:
+    # cl_bool values are the ints 1 and 0, as PyOpenCL returns them (they
+    # show in printed reports and serialized output).
+    value = _read_scalar("cl_bool", buf, size)
+    return None if value is None else 1 if value else 0
+
+
+def _pointer(buf: Any, size: int) -> Optional[int]:
+    return _read_scalar("intptr_t", buf, size) or None
+
+
 def _array(ctype: str) -> _Decoder:
+    width = ffi.sizeof(ctype)
+
     def decode(buf: Any, size: int) -> list[Any]:
-        return list(ffi.unpack(ffi.cast(ctype + " *", buf), size // ffi.sizeof(ctype)))
+        return list(ffi.unpack(ffi.cast(ctype + " *", buf), size // width)) if size >= width else []
 
     return decode
 
 
 def _handle(kind: str, ctype: str) -> _Decoder:
+    width = ffi.sizeof(ctype)
+
     def decode(buf: Any, size: int) -> Any:
+        if size < width:
+            return None
         raw = ffi.cast(ctype + " *", buf)[0]
         return _wrappers[kind](raw) if raw != ffi.NULL else None
 
@@ -228,35 +258,40 @@ def _handle(kind: str, ctype: str) -> _Decoder:
 
 
 def _handles(kind: str, ctype: str) -> _Decoder:
+    raw_array = _array(ctype)
+
     def decode(buf: Any, size: int) -> list[Any]:
-        raws = ffi.unpack(ffi.cast(ctype + " *", buf), size // ffi.sizeof(ctype))
-        return [_wrappers[kind](raw) for raw in raws]
+        return [_wrappers[kind](raw) for raw in raw_array(buf, size)]
 
     return decode
 
 
 def _string(buf: Any, size: int) -> str:
+    if size == 0:
+        return ""
     return ffi.string(ffi.cast("char *", buf), size).decode("utf-8", "replace")
 
 
 def _name_versions(buf: Any, size: int) -> list[NameVersion]:
     items = ffi.cast("cl_name_version *", buf)
     count = size // ffi.sizeof("cl_name_version")
-    return [NameVersion(items[i].version, ffi.string(items[i].name).decode()) for i in range(count)]
+    name_size = ffi.sizeof(items[0].name) if count else 0
+    return [
+        NameVersion(items[i].version, ffi.string(items[i].name, name_size).decode("utf-8", "replace"))
+        for i in range(count)
+    ]
 
 
 _DECODERS: dict[str, _Decoder] = {
     "str": _string,
-    "bytes": lambda buf, size: ffi.buffer(buf, size)[:],
+    "bytes": lambda buf, size: ffi.buffer(buf, size)[:] if size else b"",
     "int": _scalar("cl_int"),
     "uint": _scalar("cl_uint"),
     "ulong": _scalar("cl_ulong"),
     "float": _scalar("cl_float"),
     "size": _scalar("size_t"),
-    # cl_bool values are the ints 1 and 0, as PyOpenCL returns them (they
-    # show in printed reports and serialized output).
-    "bool": lambda buf, size: 1 if ffi.cast("cl_bool *", buf)[0] else 0,
-    "pointer": lambda buf, size: int(ffi.cast("intptr_t *", buf)[0]) or None,
+    "bool": _bool,
+    "pointer": _pointer,
     "uints": _array("cl_uint"),
     "ulongs": _array("cl_ulong"),
     "sizes": _array("size_t"),
@@ -270,7 +305,11 @@ _DECODERS: dict[str, _Decoder] = {
     "program": _handle("program", "cl_program"),
     "mem": _handle("mem", "cl_mem"),
     # A cl_image_format, decoded by the wrapper pycl.image registers.
-    "image_format": lambda buf, size: _wrappers["image_format"](ffi.cast("cl_image_format *", buf)[0]),
+    "image_format": lambda buf, size: (
+        _wrappers["image_format"](ffi.cast("cl_image_format *", buf)[0])
+        if size >= ffi.sizeof("cl_image_format")
+        else None
+    ),
 }
 
 
@@ -309,13 +348,21 @@ def param_for_attribute(kind: Optional[str], name: str) -> Optional[int]:
 
 
 def query_raw(kind: Optional[str], handle: Any, param: int, extra: Sequence[Any] = ()) -> tuple[Any, int]:
-    """The raw bytes of an info query: ``(buffer cdata, size)``."""
+    """The raw bytes of an info query: ``(buffer cdata, size)``.
+
+    The value buffer has exactly the size the driver announces, and an
+    announced size of 0 is answered with no second call (``(NULL, 0)``):
+    PoCL 3.0 and 3.1 write CONTEXT_PROPERTIES into a non-NULL pointer even
+    when they announce 0 bytes and are passed 0.
+    """
     getter, info_class, routine = _GETTERS[kind]
     size = ffi.new("size_t *")
     status = getter(handle, *extra, param, 0, ffi.NULL, size)
     if status:
         check(status, routine, "param %s" % info_class.to_string(param, "%d"))
-    buf = ffi.new("char[]", max(size[0], 1))
+    if size[0] == 0:
+        return ffi.NULL, 0
+    buf = ffi.new("char[]", size[0])
     status = getter(handle, *extra, param, size[0], buf, ffi.NULL)
     if status:
         check(status, routine, "param %s" % info_class.to_string(param, "%d"))
@@ -340,10 +387,14 @@ def query(obj: _Queryable, kind: Optional[str], param: int, extra: Sequence[Any]
 def _binaries(program: _Queryable, kind: Optional[str]) -> list[bytes]:
     """PROGRAM_BINARIES: the caller supplies one buffer per device."""
     sizes = query(program, kind, _constants.program_info.BINARY_SIZES)
-    buffers = [ffi.new("unsigned char[]", max(n, 1)) for n in sizes]
+    if not sizes:
+        return []
+    # A NULL entry asks for no binary of that device (the specification
+    # skips it), so a device without a binary gets no buffer to write into.
+    buffers = [ffi.new("unsigned char[]", n) if n else ffi.NULL for n in sizes]
     pointers = ffi.new("unsigned char *[]", buffers)
     status = lib.pycl_program_get_info(
         program._live(), _constants.program_info.BINARIES, ffi.sizeof(pointers), pointers, ffi.NULL
     )
     check(status, "clGetProgramInfo", "param BINARIES")
-    return [ffi.buffer(b, n)[:] for b, n in zip(buffers, sizes)]
+    return [ffi.buffer(b, n)[:] if n else b"" for b, n in zip(buffers, sizes)]

@@ -45,9 +45,12 @@ def platform_handles() -> list[Any]:
             raise error_for(status, "clGetPlatformIDs", _no_platform_advice())
         count = ffi.new("cl_uint *")
         lib.pycl_get_platforms(0, ffi.NULL, count)
-        ids = ffi.new("cl_platform_id[]", count[0])
-        lib.pycl_get_platforms(count[0], ids, ffi.NULL)
-        _handles = list(ids)
+        if count[0] == 0:
+            _handles = []
+        else:
+            ids = ffi.new("cl_platform_id[]", count[0])
+            lib.pycl_get_platforms(count[0], ids, ffi.NULL)
+            _handles = list(ids)
     return _handles
 
 

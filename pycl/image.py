@@ -303,7 +303,9 @@ def get_supported_image_formats(context: Context, flags: Size, image_type: Size)
     status = lib.pycl_image_get_supported_formats(handle, flags, image_type, 0, ffi.NULL, count)
     if status:
         check(status, "clGetSupportedImageFormats")
-    formats = ffi.new("cl_image_format[]", max(count[0], 1))
+    if count[0] == 0:
+        return []
+    formats = ffi.new("cl_image_format[]", count[0])
     status = lib.pycl_image_get_supported_formats(handle, flags, image_type, count[0], formats, ffi.NULL)
     if status:
         check(status, "clGetSupportedImageFormats")

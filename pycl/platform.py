@@ -40,6 +40,8 @@ class Platform(Handle):
         if status == lib.CL_DEVICE_NOT_FOUND:
             return []
         check(status, "clGetDeviceIDs")
+        if count[0] == 0:
+            return []
         ids = ffi.new("cl_device_id[]", count[0])
         check(lib.pycl_platform_get_devices(handle, device_type, count[0], ids, ffi.NULL), "clGetDeviceIDs")
         return [Device._wrap(raw) for raw in ids]

@@ -208,6 +208,8 @@ class Program(Handle):
         handle = self._live()
         count = ffi.new("cl_uint *")
         check(lib.pycl_kernel_create_all(handle, 0, ffi.NULL, count), "clCreateKernelsInProgram")
+        if count[0] == 0:
+            return []
         raws = ffi.new("cl_kernel[]", count[0])
         check(lib.pycl_kernel_create_all(handle, count[0], raws, ffi.NULL), "clCreateKernelsInProgram")
         return [Kernel._from_raw(raw, self) for raw in raws]
