@@ -1,34 +1,369 @@
-"""Argument checks that every enqueue routine shares: the queue's live
-handle, a memory object's handle checked against the queue's context, and
-non-negative sizes within what pycl passes to C."""
+"""Argument checks: the one home of every check pycl makes on an argument
+before a C call — sizes, offsets, counts, origins, regions, pitches, shapes,
+alignments, flag sets, wait lists, host buffers, and the memory objects of an
+enqueue call (``pycl.queue.queue_handle`` checks its queue).
+
+One limit per kind of value:
+
+- ``SIZE_LIMIT`` (2**63 - 1) for every size, offset, count, origin, region,
+  pitch, shape entry and alignment. OpenCL passes them as ``size_t``, but no
+  device addresses 2**63 bytes, a value below it stays a machine int on PyPy,
+  and a value past it would reach the driver only to fail there without the
+  argument's name (or, for ``clSVMAlloc``, as an out-of-memory error).
+- ``UINT_LIMIT`` (2**32 - 1) for the ``cl_uint`` arguments (pipe packet
+  sizes and counts, info parameters).
+- ``ULONG_LIMIT`` (2**64 - 1) for flag sets (``cl_bitfield``), which
+  must also hold only the bits of their constant class, and for the pool's
+  bin arithmetic, which PyOpenCL defines over the whole ``size_t`` range.
+
+One wording per mistake, wherever it is made (``<routine>`` is the pycl
+function, ``<name>`` the argument, with ``[i]`` for an entry of a tuple):
+
+- ``TypeError: <routine>: <name> must be an int, not <type>``: bools,
+  floats, None, numpy floats and 0-d float arrays (numpy integers and 0-d
+  integer arrays work like ints);
+- ``LogicError: <name> = <value> is negative``;
+- ``LogicError: <name> = <value> exceeds the limit of <limit>``;
+- ``TypeError: <routine>: <name> must be a tuple of 1 to 3 ints, not <type>``
+  and ``LogicError: <name> = <value> must have 1 to 3 entries`` (origins,
+  regions; pitches take at most 2 entries);
+- ``LogicError: <name> = 0x<bits> holds bits that are no <class>``.
+
+Every check has a fast path for the common case (a plain int in range, a
+tuple of such ints): it accepts exactly what the general path accepts and
+formats no message; anything else goes to the general path, which names what
+is wrong.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import operator
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 import numpy as np
 
-from pycl._lib import lib
+from pycl._lib import ffi, lib
+from pycl import constants as _constants
 from pycl.errors import logic_error
-from pycl.queue import CommandQueue, enqueue_handle
+from pycl._handle import Handle
 
 if TYPE_CHECKING:
-    from pycl._typing import Size
-    from pycl.memory import MemoryObject
+    from pycl._typing import Extent, HostSource, Size, WaitList
+    from pycl.constants import _ConstantClass
+    from typing import Protocol
 
-SIZE_LIMIT = (1 << 63) - 1  # the largest offset or pitch pycl passes on
+    class MemoryObject(Protocol):
+        """What these checks read of a ``pycl.memory.MemoryObject`` (which
+        imports this module)."""
+
+        _flags: int
+        _ctx_ptr: int
+
+        def _live(self) -> Any: ...
 
 
-def queue_handle(queue: CommandQueue, routine: str) -> Any:
-    """The live handle of ``queue``, which must be a CommandQueue."""
-    if type(queue) is not CommandQueue:
-        if not isinstance(queue, CommandQueue):
-            raise TypeError("%s: queue must be a pycl.CommandQueue, not %s" % (routine, type(queue).__name__))
-        return enqueue_handle(queue)
-    return queue._live()
+SIZE_LIMIT = (1 << 63) - 1
+UINT_LIMIT = (1 << 32) - 1
+ULONG_LIMIT = (1 << 64) - 1
+
+_mf = _constants.mem_flags
+# mem_flags groups: at most one flag of ACCESS_FLAGS and of HOST_ACCESS_FLAGS.
+ACCESS_FLAGS = _mf.READ_WRITE | _mf.WRITE_ONLY | _mf.READ_ONLY
+HOST_ACCESS_FLAGS = _mf.HOST_WRITE_ONLY | _mf.HOST_READ_ONLY | _mf.HOST_NO_ACCESS
+HOST_PTR_FLAGS = _mf.USE_HOST_PTR | _mf.ALLOC_HOST_PTR | _mf.COPY_HOST_PTR
+NO_HOST_READ = _mf.HOST_WRITE_ONLY | _mf.HOST_NO_ACCESS  # the host may not read the object
+NO_HOST_WRITE = _mf.HOST_READ_ONLY | _mf.HOST_NO_ACCESS  # the host may not write it
+
+__all__ = [
+    "SIZE_LIMIT",
+    "UINT_LIMIT",
+    "ULONG_LIMIT",
+    "ACCESS_FLAGS",
+    "HOST_ACCESS_FLAGS",
+    "HOST_PTR_FLAGS",
+    "NO_HOST_READ",
+    "NO_HOST_WRITE",
+    "size_value",
+    "uint_value",
+    "ulong_value",
+    "sizes",
+    "triple",
+    "pitch_pair",
+    "MAX_ALIGNMENT",
+    "ALIGNMENTS",
+    "alignment_value",
+    "bits_value",
+    "exclusive",
+    "mem_flags_value",
+    "svm_flags_value",
+    "map_flags_value",
+    "host_access",
+    "wait_list",
+    "host_bytes",
+    "describe",
+    "mem_handle",
+]
 
 
-def mem_handle(mem: MemoryObject, queue: CommandQueue, routine: str, name: str) -> Any:
+# {{{ ints
+
+
+def size_value(value: Size, name: str, routine: str) -> int:
+    """A size, offset, count or extent: an int in 0 .. SIZE_LIMIT."""
+    if type(value) is int and 0 <= value <= SIZE_LIMIT:
+        return value
+    return _bounded(value, name, routine, SIZE_LIMIT)
+
+
+def uint_value(value: Size, name: str, routine: str) -> int:
+    """A ``cl_uint`` argument: an int in 0 .. UINT_LIMIT."""
+    if type(value) is int and 0 <= value <= UINT_LIMIT:
+        return value
+    return _bounded(value, name, routine, UINT_LIMIT)
+
+
+def ulong_value(value: Size, name: str, routine: str) -> int:
+    """A 64-bit unsigned argument: an int in 0 .. ULONG_LIMIT."""
+    if type(value) is int and 0 <= value <= ULONG_LIMIT:
+        return value
+    return _bounded(value, name, routine, ULONG_LIMIT)
+
+
+def _bounded(value: Any, name: str, routine: str, limit: int) -> int:
+    """The general path of the int checks: convert, then check the range."""
+    if type(value) is not int:
+        value = _as_int(value, name, routine)
+    if value < 0:
+        raise logic_error(routine, "%s = %d is negative" % (name, value))
+    if value > limit:
+        raise logic_error(routine, "%s = %d exceeds the limit of %d" % (name, value, limit))
+    return value
+
+
+def _as_int(value: Any, name: str, routine: str) -> int:
+    """``value`` as a plain int: ints, numpy integers and 0-d integer arrays
+    (``operator.index``); bools (numpy's too) are flags, not numbers."""
+    if not isinstance(value, (bool, np.bool_)):
+        try:
+            return operator.index(value)
+        except TypeError:
+            pass
+    raise TypeError("%s: %s must be an int, not %s" % (routine, name, type(value).__name__))
+
+
+def sizes(value: Union[Size, Extent], name: str, routine: str) -> tuple[int, ...]:
+    """A shape or strides: a tuple (or list) of size values; an int is a
+    1-tuple."""
+    if type(value) is tuple:
+        for v in value:
+            if type(v) is not int or not 0 <= v <= SIZE_LIMIT:
+                break
+        else:
+            return value
+    elif not isinstance(value, list):
+        if isinstance(value, (bool, np.bool_)) or not hasattr(value, "__index__"):
+            raise TypeError("%s: %s must be an int or a tuple of ints, not %s" % (routine, name, type(value).__name__))
+        return (size_value(value, name, routine),)
+    return tuple(size_value(v, "%s[%d]" % (name, i), routine) for i, v in enumerate(value))
+
+
+_PADDING = {0: ((), (0,), (0, 0), (0, 0, 0)), 1: ((), (1,), (1, 1), (1, 1, 1))}
+
+
+def triple(value: Extent, name: str, pad: int, routine: str) -> tuple[int, ...]:
+    """An origin or region: a tuple (or list) of 1 to 3 size values, padded
+    to 3 with ``pad`` (0 for origins, 1 for regions)."""
+    t = type(value)
+    if (t is tuple or t is list) and 0 < len(value) <= 3:
+        for v in value:
+            if type(v) is not int or not 0 <= v <= SIZE_LIMIT:
+                break
+        else:
+            return tuple(value) + _PADDING[pad][3 - len(value)]
+    if not isinstance(value, (tuple, list)):
+        raise TypeError("%s: %s must be a tuple of 1 to 3 ints, not %s" % (routine, name, type(value).__name__))
+    if not 1 <= len(value) <= 3:
+        raise logic_error(routine, "%s = %r must have 1 to 3 entries" % (name, tuple(value)))
+    out = tuple(size_value(v, "%s[%d]" % (name, i), routine) for i, v in enumerate(value))
+    return out + _PADDING[pad][3 - len(out)]
+
+
+def pitch_pair(value: Optional[Extent], name: str, routine: str) -> tuple[int, int]:
+    """Row and slice pitches: None or a tuple (or list) of at most 2 size
+    values, padded with 0 (0: tightly packed)."""
+    if value is None:
+        return (0, 0)
+    t = type(value)
+    if (t is tuple or t is list) and len(value) <= 2:
+        for v in value:
+            if type(v) is not int or not 0 <= v <= SIZE_LIMIT:
+                break
+        else:
+            return (value[0] if value else 0, value[1] if len(value) == 2 else 0)
+    if not isinstance(value, (tuple, list)):
+        raise TypeError("%s: %s must be a tuple of at most 2 ints, not %s" % (routine, name, type(value).__name__))
+    if len(value) > 2:
+        raise logic_error(routine, "%s = %r must have at most 2 entries" % (name, tuple(value)))
+    out = [size_value(v, "%s[%d]" % (name, i), routine) for i, v in enumerate(value)]
+    return (out[0] if out else 0, out[1] if len(out) == 2 else 0)
+
+
+# The largest OpenCL data type (long16, double16) has 128 bytes, which bounds
+# the alignment clSVMAlloc accepts.
+MAX_ALIGNMENT = 128
+ALIGNMENTS = frozenset([0] + [1 << i for i in range(MAX_ALIGNMENT.bit_length())])  # what alignment_value accepts
+
+
+def alignment_value(value: Size, routine: str) -> int:
+    """An SVM alignment: 0 (the driver's default) or a power of two up to
+    MAX_ALIGNMENT."""
+    if type(value) is int and value in ALIGNMENTS:
+        return value
+    alignment = size_value(value, "alignment", routine)
+    if alignment & (alignment - 1):
+        raise logic_error(routine, "alignment = %d is not 0 or a power of two" % alignment)
+    if alignment > MAX_ALIGNMENT:
+        raise logic_error(
+            routine,
+            "alignment = %d is larger than %d bytes, the largest OpenCL data type (long16), which OpenCL "
+            "allows at most" % (alignment, MAX_ALIGNMENT),
+        )
+    return alignment
+
+
+# }}}
+
+
+# {{{ flags
+
+
+def _known_bits(cls: type[_ConstantClass]) -> int:
+    bits = 0
+    for name in dir(cls):
+        if name.isupper():
+            bits |= getattr(cls, name)
+    return bits
+
+
+_KNOWN_BITS: dict[type, int] = {}  # constant class -> the union of its flags
+
+
+def bits_value(value: Size, name: str, cls: type[_ConstantClass], routine: str) -> int:
+    """A flag set of constant class ``cls``: an int in 0 .. ULONG_LIMIT
+    with no bits that ``cls`` does not define."""
+    value = ulong_value(value, name, routine)
+    known = _KNOWN_BITS.get(cls)
+    if known is None:
+        known = _KNOWN_BITS[cls] = _known_bits(cls)
+    if value & ~known:
+        raise logic_error(routine, "%s = 0x%x holds bits that are no %s" % (name, value, cls.__name__))
+    return value
+
+
+def exclusive(flags: int, group: int, cls: type[_ConstantClass], name: str, routine: str) -> None:
+    """At most one flag of ``group`` may be set in ``flags``."""
+    bits = flags & group
+    if bits & (bits - 1):
+        raise logic_error(
+            routine,
+            "%s = %s combine mutually exclusive flags %s" % (name, cls.to_string(flags, "0x%x"), cls.to_string(bits)),
+        )
+
+
+_valid_mem_flags: set[int] = set()  # mem_flags ints that passed mem_flags_value
+
+
+def mem_flags_value(flags: Size, routine: str, name: str = "flags") -> int:
+    """``mem_flags`` as OpenCL takes them: known bits, one access flag, one
+    host-access flag, USE_HOST_PTR with neither ALLOC nor COPY_HOST_PTR."""
+    if type(flags) is int and flags in _valid_mem_flags:
+        return flags
+    flags = bits_value(flags, name, _mf, routine)
+    exclusive(flags, ACCESS_FLAGS, _mf, name, routine)
+    exclusive(flags, HOST_ACCESS_FLAGS, _mf, name, routine)
+    if flags & _mf.USE_HOST_PTR and flags & (_mf.ALLOC_HOST_PTR | _mf.COPY_HOST_PTR):
+        raise logic_error(
+            routine, "%s = %s: USE_HOST_PTR excludes ALLOC_HOST_PTR and COPY_HOST_PTR" % (name, _mf.to_string(flags))
+        )
+    if len(_valid_mem_flags) < 4096:
+        _valid_mem_flags.add(flags)
+    return flags
+
+
+_smf = _constants.svm_mem_flags
+
+
+def svm_flags_value(flags: Size, routine: str) -> int:
+    """``svm_mem_flags``: known bits, one access flag, SVM_ATOMICS only with
+    SVM_FINE_GRAIN_BUFFER."""
+    flags = bits_value(flags, "flags", _smf, routine)
+    exclusive(flags, _smf.READ_WRITE | _smf.WRITE_ONLY | _smf.READ_ONLY, _smf, "flags", routine)
+    if flags & _smf.SVM_ATOMICS and not flags & _smf.SVM_FINE_GRAIN_BUFFER:
+        raise logic_error(routine, "flags = %s: SVM_ATOMICS needs SVM_FINE_GRAIN_BUFFER" % _smf.to_string(flags))
+    return flags
+
+
+_map = _constants.map_flags
+_MAP_ONE_OF = frozenset([_map.READ, _map.WRITE, _map.READ | _map.WRITE, _map.WRITE_INVALIDATE_REGION])
+_valid_map_flags: set[tuple[int, int]] = set()  # (map flags, memory object's flags) that passed map_flags_value
+
+
+def map_flags_value(flags: Size, mem: Optional[MemoryObject], routine: str) -> int:
+    """``map_flags`` for a map of ``mem`` (None for SVM, which has no host
+    access flags): READ and/or WRITE, or WRITE_INVALIDATE_REGION alone,
+    allowed by the object's host access flags."""
+    mem_flags = 0 if mem is None else mem._flags
+    if type(flags) is int and (flags, mem_flags) in _valid_map_flags:
+        return flags
+    flags = bits_value(flags, "flags", _map, routine)
+    if flags not in _MAP_ONE_OF:
+        if not flags:
+            raise logic_error(routine, "flags = 0 maps nothing: pass map_flags READ, WRITE or WRITE_INVALIDATE_REGION")
+        raise logic_error(
+            routine, "flags = %s: WRITE_INVALIDATE_REGION excludes READ and WRITE" % _map.to_string(flags)
+        )
+    if mem is not None:
+        if flags & _map.READ:
+            host_access(mem, NO_HOST_READ, routine, "map it for reading")
+        if flags & (_map.WRITE | _map.WRITE_INVALIDATE_REGION):
+            host_access(mem, NO_HOST_WRITE, routine, "map it for writing")
+    if len(_valid_map_flags) < 1024:
+        _valid_map_flags.add((flags, mem_flags))
+    return flags
+
+
+def host_access(mem: MemoryObject, forbidden: int, routine: str, what: str) -> None:
+    """Refuse a host access that ``mem``'s HOST_* flags in ``forbidden`` rule out."""
+    if mem._flags & forbidden:
+        raise logic_error(
+            routine,
+            "%r was made with %s: the host may not %s" % (mem, _mf.to_string(mem._flags & forbidden), what),
+            lib.CL_INVALID_OPERATION,
+        )
+
+
+# }}}
+
+
+# {{{ wait lists, queues and memory objects
+
+
+def wait_list(wait_for: WaitList, routine: str) -> tuple[int, Any]:
+    """``(count, cl_event array or NULL)`` for a ``wait_for`` argument."""
+    if not wait_for:
+        return 0, ffi.NULL
+    try:
+        # Only events: another handle's cl_* pointer would reach the driver
+        # as a cl_event.
+        handles = [e._live() if isinstance(e, Handle) and e._ctype == "cl_event" else None for e in wait_for]
+    except TypeError:
+        handles = [None]
+    if None in handles:
+        raise TypeError("%s: wait_for must be a sequence of pycl.Event, got %r" % (routine, wait_for))
+    return len(handles), ffi.new("cl_event[]", handles)
+
+
+def mem_handle(mem: MemoryObject, queue: Any, routine: str, name: str) -> Any:
     """The live handle of memory object ``mem``, checked against the queue's context."""
     handle = mem._live()
     if mem._ctx_ptr != queue._context._ptr:
@@ -40,14 +375,70 @@ def mem_handle(mem: MemoryObject, queue: CommandQueue, routine: str, name: str) 
     return handle
 
 
-def size_value(value: Size, name: str, routine: str) -> int:
-    """A non-negative int argument (numpy integers accepted)."""
-    if type(value) is not int:
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-            raise TypeError("%s: %s must be an int, not %s" % (routine, name, type(value).__name__))
-        value = int(value)
-    if value < 0:
-        raise logic_error(routine, "%s = %d is negative" % (name, value))
-    if value > SIZE_LIMIT:
-        raise logic_error(routine, "%s = %d exceeds the limit of %d" % (name, value, SIZE_LIMIT))
-    return value
+# }}}
+
+
+# {{{ host buffers
+
+
+def describe(obj: object) -> str:
+    """A short description of a host object for messages."""
+    shape = getattr(obj, "shape", None)
+    dtype = getattr(obj, "dtype", None)
+    if shape is not None and dtype is not None:
+        return "%s of shape %r and dtype %s" % (type(obj).__name__, tuple(shape), dtype)
+    return type(obj).__name__
+
+
+def host_bytes(obj: HostSource, writable: bool, routine: str, name: str) -> Any:
+    """``char[]`` cdata over the bytes of host object ``obj``, with no hidden
+    copy; ``len()`` is the byte count. The cdata keeps a buffer export of the
+    object open, so a ``bytearray`` cannot be resized while a transfer holds
+    it.
+
+    Any C-contiguous buffer-protocol object goes through ``ffi.from_buffer``
+    (the same on CPython and PyPy); a Fortran-contiguous numpy array is
+    accepted too (its transpose is C-contiguous over the same bytes, as
+    PyOpenCL accepts any contiguous array). Anything else is refused: not a
+    buffer or not contiguous, ``TypeError`` (pycl never copies behind the
+    caller's back: a copy would silently drop the data of a read); read-only
+    where the transfer writes into host memory (``writable``),
+    ``LogicError``. ``name`` is the argument's name for messages.
+    """
+    try:
+        return ffi.from_buffer(obj, require_writable=writable)
+    except (TypeError, ValueError, BufferError):
+        pass
+    return _diagnose(obj, writable, routine, name)
+
+
+def _diagnose(obj: Any, writable: bool, routine: str, name: str) -> Any:
+    """The slow path: accept a Fortran-contiguous array, else explain the refusal."""
+    try:
+        view = memoryview(obj)
+    except TypeError:
+        raise TypeError(
+            "%s: %s must be a pycl memory object or a host object with the buffer protocol "
+            "(e.g. a numpy array), not %s" % (routine, name, type(obj).__name__)
+        ) from None
+    try:
+        if writable and view.readonly:
+            raise logic_error(
+                routine,
+                "%s (%s) is read-only, but the transfer writes into it: pass a writable array" % (name, describe(obj)),
+            )
+        if view.contiguous and not view.c_contiguous and hasattr(obj, "T"):
+            # Fortran order: the transpose is C-contiguous over the same bytes.
+            return ffi.from_buffer(obj.T, require_writable=writable)
+        if not view.contiguous:
+            raise TypeError(
+                "%s: %s (%s) is not contiguous; pycl makes no hidden copies: pass "
+                "numpy.ascontiguousarray(%s) (and copy the result back for a destination)"
+                % (routine, name, describe(obj), name)
+            )
+        return ffi.from_buffer(obj, require_writable=writable)
+    finally:
+        view.release()
+
+
+# }}}

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional, Union
 
-import numpy as np
-
 from pycl._lib import ffi, lib
 from pycl.errors import logic_error
+from pycl._args import size_value, sizes
 
 if TYPE_CHECKING:
     from pycl._typing import Extent
@@ -24,8 +23,9 @@ class LocalMemory:
     size: int
 
     def __init__(self, size: int) -> None:
-        if not isinstance(size, int) or size <= 0:
-            raise logic_error("LocalMemory", "size must be a positive int, got %r" % (size,))
+        size = size_value(size, "size", "LocalMemory")
+        if size == 0:
+            raise logic_error("LocalMemory", "size = 0: local memory arguments need at least one byte")
         self.size = size
 
     @property
@@ -37,13 +37,12 @@ class LocalMemory:
 
 
 def work_sizes(value: Union[int, Extent], name: str, dims: Optional[int] = None) -> tuple[int, ...]:
-    if isinstance(value, int):
-        value = (value,)
-    value = tuple(value)
-    if not 1 <= len(value) <= 3 or not all(isinstance(v, (int, np.integer)) and v >= 0 for v in value):
-        raise logic_error("enqueue_nd_range_kernel", "%s must be 1 to 3 non-negative ints, got %r" % (name, value))
+    """A work size or offset: an int or 1 to 3 of them (``dims`` of them,
+    where given)."""
+    routine = "enqueue_nd_range_kernel"
+    value = sizes(value, name, routine)
+    if not 1 <= len(value) <= 3:
+        raise logic_error(routine, "%s = %r must have 1 to 3 entries" % (name, value))
     if dims is not None and len(value) != dims:
-        raise logic_error(
-            "enqueue_nd_range_kernel", "%s has %d dimensions but global_work_size has %d" % (name, len(value), dims)
-        )
-    return tuple(int(v) for v in value)
+        raise logic_error(routine, "%s has %d dimensions but global_work_size has %d" % (name, len(value), dims))
+    return value

@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Optional
 
 from pycl import constants as _constants
 from pycl.errors import logic_error
-from pycl.memory import Buffer, check_flags
+from pycl.memory import Buffer
+from pycl._args import alignment_value, mem_flags_value, size_value, svm_flags_value
 from pycl.queue import CommandQueue
 
 if TYPE_CHECKING:
@@ -18,14 +19,6 @@ if TYPE_CHECKING:
 __all__ = ["AllocatorBase", "DeferredAllocator", "ImmediateAllocator"]
 
 _mf = _constants.mem_flags
-
-
-def _size(size: int, routine: str) -> int:
-    if not isinstance(size, int) or isinstance(size, bool):
-        raise TypeError("%s: size must be an int, not %s" % (routine, type(size).__name__))
-    if size < 0:
-        raise logic_error(routine, "size = %d is negative" % size)
-    return size
 
 
 class AllocatorBase:
@@ -39,7 +32,7 @@ class AllocatorBase:
 
     def __init__(self, context: Context, mem_flags: int = _mf.READ_WRITE) -> None:
         routine = type(self).__name__
-        check_flags(mem_flags, routine)
+        mem_flags = mem_flags_value(mem_flags, routine, "mem_flags")
         if mem_flags & (_mf.USE_HOST_PTR | _mf.COPY_HOST_PTR):
             raise logic_error(
                 routine,
@@ -49,7 +42,8 @@ class AllocatorBase:
         self.mem_flags = mem_flags
 
     def __call__(self, size: int) -> Optional[Buffer]:
-        if _size(size, type(self).__name__ + ".__call__") == 0:
+        size = size_value(size, "size", type(self).__name__ + ".__call__")
+        if size == 0:
             return None
         return self._allocate(size)
 
@@ -114,11 +108,11 @@ class SVMAllocator:
         flags: int = _constants.svm_mem_flags.READ_WRITE,
         queue: Optional[CommandQueue] = None,
     ) -> None:
-        from pycl.svm import _check_alignment, _check_context_svm, _check_flags, _in_order_queue
+        from pycl.svm import _check_context_svm, _in_order_queue
 
         routine = "SVMAllocator"
-        self.alignment = _check_alignment(alignment, routine)
-        self.flags = _check_flags(flags, routine)
+        self.alignment = alignment_value(alignment, routine)
+        self.flags = svm_flags_value(flags, routine)
         _check_context_svm(context, self.flags, routine)
         if queue is not None:
             _in_order_queue(queue, context, routine)
@@ -128,4 +122,5 @@ class SVMAllocator:
     def __call__(self, size: int) -> SVMAllocation:
         from pycl.svm import SVMAllocation
 
-        return SVMAllocation(self.context, _size(size, "SVMAllocator.__call__"), self.alignment, self.flags, self.queue)
+        size = size_value(size, "size", "SVMAllocator.__call__")
+        return SVMAllocation(self.context, size, self.alignment, self.flags, self.queue)

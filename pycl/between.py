@@ -21,7 +21,8 @@ from pycl import constants as _constants
 from pycl.errors import UnavailableError, check, logic_error
 from pycl.event import Event, enqueue_marker, event_context_ptr, out_cell, take_event
 from pycl.memory import Buffer
-from pycl._args import mem_handle, queue_handle
+from pycl.queue import queue_handle
+from pycl._args import mem_handle
 from pycl.transfer import _copy_buffer, copy_extent
 
 if TYPE_CHECKING:

@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any, Optional
 from pycl._lib import lib
 from pycl import _wards
 from pycl.errors import logic_error
+from pycl._args import size_value
 
 if TYPE_CHECKING:
     from typing import Protocol, Sequence
@@ -166,8 +167,10 @@ def configure(
     ``min_bytes`` and ``fraction`` set each device's budget to
     ``max(min_bytes, fraction * global_mem_size)``. ``None`` keeps a value."""
     routine = "budget.configure"
-    if min_bytes is not None and (type(min_bytes) is not int or min_bytes < 1):
-        raise logic_error(routine, "min_bytes must be a positive int, got %r" % (min_bytes,))
+    if min_bytes is not None:
+        min_bytes = size_value(min_bytes, "min_bytes", routine)
+        if min_bytes == 0:
+            raise logic_error(routine, "min_bytes = 0 is not positive")
     if fraction is not None and (not isinstance(fraction, (int, float)) or not 0 <= fraction <= 1):
         raise logic_error(routine, "fraction must be a number in 0 .. 1, got %r" % (fraction,))
     for name, value in (("enabled", enabled), ("min_bytes", min_bytes), ("fraction", fraction)):

@@ -13,6 +13,7 @@ from pycl.errors import check
 from pycl._handle import Handle, out_cell
 from pycl import _wards
 from pycl.queue import enqueue_handle
+from pycl._args import wait_list
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -34,21 +35,6 @@ __all__ = [
     "enqueue_marker",
     "enqueue_barrier",
 ]
-
-
-def wait_list(wait_for: WaitList, routine: str) -> tuple[int, Any]:
-    """``(count, cl_event array or NULL)`` for a ``wait_for`` argument."""
-    if not wait_for:
-        return 0, ffi.NULL
-    try:
-        # Only Events: another handle's cl_* pointer would reach the driver as
-        # a cl_event.
-        handles = [event._live() if isinstance(event, Event) else None for event in wait_for]
-    except TypeError:
-        handles = [None]
-    if None in handles:
-        raise TypeError("%s: wait_for must be a sequence of pycl.Event, got %r" % (routine, wait_for))
-    return len(handles), ffi.new("cl_event[]", handles)
 
 
 def take_event(cls: type[_E], cell: Any, cell_int: Any) -> _E:

@@ -53,20 +53,21 @@ from pycl import constants as _constants
 from pycl import _info
 from pycl import _wards
 from pycl.errors import UnavailableError, check, logic_error
-from pycl.event import Event, out_cell, take_event, wait_list
-from pycl._hostbuf import describe, host_bytes
-from pycl.mapping import MemoryMap, _check_map_flags, _dtype as _map_dtype
-from pycl.memory import ALLOCATION_FAILURES, MemoryObject, array_interface, check_flags, register_mem_class
+from pycl.event import Event, out_cell, take_event
+from pycl.mapping import MemoryMap, _dtype as _map_dtype
+from pycl.memory import ALLOCATION_FAILURES, MemoryObject, array_interface, register_mem_class
 from pycl.transfer import (
     _copy_buffer,
     enqueue_fill_buffer,
-    _host_access,
     _marker,
     _nanny,
     _nanny_marker,
     register_route,
 )
-from pycl._args import mem_handle, queue_handle, size_value
+from pycl.queue import queue_handle
+from pycl._args import ACCESS_FLAGS, HOST_PTR_FLAGS, NO_HOST_READ, NO_HOST_WRITE, describe, host_access, host_bytes
+from pycl._args import map_flags_value, mem_flags_value, mem_handle, pitch_pair, size_value, sizes
+from pycl._args import triple, wait_list
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -106,10 +107,6 @@ _mf = _constants.mem_flags
 _mot = _constants.mem_object_type
 _ct = _constants.channel_type
 _co = _constants.channel_order
-_ACCESS = _mf.READ_WRITE | _mf.WRITE_ONLY | _mf.READ_ONLY | _mf.KERNEL_READ_AND_WRITE
-_HOST_PTR = _mf.USE_HOST_PTR | _mf.ALLOC_HOST_PTR | _mf.COPY_HOST_PTR
-_NO_HOST_READ = _mf.HOST_WRITE_ONLY | _mf.HOST_NO_ACCESS
-_NO_HOST_WRITE = _mf.HOST_READ_ONLY | _mf.HOST_NO_ACCESS
 
 IMAGE_TYPES = (_mot.IMAGE1D, _mot.IMAGE1D_BUFFER, _mot.IMAGE1D_ARRAY, _mot.IMAGE2D, _mot.IMAGE2D_ARRAY, _mot.IMAGE3D)
 _ARRAY_TYPES = (_mot.IMAGE1D_ARRAY, _mot.IMAGE2D_ARRAY)
@@ -294,11 +291,11 @@ def get_supported_image_formats(context: Context, flags: Size, image_type: Size)
     routine = "get_supported_image_formats"
     handle = context._live()
     require_images(context, routine)
-    check_flags(flags, routine)
+    flags = mem_flags_value(flags, routine)
     image_type = _image_type_arg(image_type, routine)
     # Only the kernel-access bits decide format support; NVIDIA's OpenCL (CUDA
     # 13.0) rejects host-access and host-pointer bits here with CL_INVALID_VALUE.
-    flags &= _QUERY_FLAGS
+    flags &= _FORMAT_FLAGS
     count = ffi.new("cl_uint *")
     status = lib.pycl_image_get_supported_formats(handle, flags, image_type, 0, ffi.NULL, count)
     if status:
@@ -312,7 +309,8 @@ def get_supported_image_formats(context: Context, flags: Size, image_type: Size)
     return [_format_from_struct(formats[i]) for i in range(count[0])]
 
 
-_QUERY_FLAGS = _mf.READ_WRITE | _mf.WRITE_ONLY | _mf.READ_ONLY | _mf.KERNEL_READ_AND_WRITE
+# The flags that decide format support: the kernel's access.
+_FORMAT_FLAGS = ACCESS_FLAGS | _mf.KERNEL_READ_AND_WRITE
 
 # (device handles, access flags, image type) -> frozenset of (order, type)
 _supported_cache: dict[tuple[tuple[int, ...], int, int], frozenset[tuple[int, int]]] = {}
@@ -332,7 +330,7 @@ def _supported(context: Context, flags: int, image_type: int) -> frozenset[tuple
 
 
 def _check_format_supported(context: Context, flags: int, image_type: int, fmt: ImageFormat, routine: str) -> None:
-    access = flags & _ACCESS or _mf.READ_WRITE
+    access = flags & _FORMAT_FLAGS or _mf.READ_WRITE
     supported = _supported(context, access, image_type)
     if (fmt.channel_order, fmt.channel_data_type) not in supported:
         listing = ", ".join(sorted("%s/%s" % (_order_name(o), _type_name(t)) for o, t in supported))
@@ -438,7 +436,7 @@ def _creation_pitches(
 ) -> tuple[int, int, int]:
     """``(row_pitch, slice_pitch, bytes the host memory must hold)`` for
     creation with a host pointer; ``pitches`` None or up to 2 ints."""
-    row_given, slice_given = _pitch_pair(pitches, "pitches", routine)
+    row_given, slice_given = pitch_pair(pitches, "pitches", routine)
     w, h, d = _extents(image_type, dims)
     row_min = w * element
     row = row_given or row_min
@@ -498,17 +496,6 @@ def _ignores_creation_pitches(context: Context) -> bool:
         if ignores:
             return True
     return False
-
-
-def _pitch_pair(value: Optional[Extent], name: str, routine: str) -> tuple[int, ...]:
-    if value is None:
-        return (0, 0)
-    if not isinstance(value, (tuple, list)):
-        raise TypeError("%s: %s must be a tuple of at most 2 ints, not %s" % (routine, name, type(value).__name__))
-    if len(value) > 2:
-        raise logic_error(routine, "%s = %r must have at most 2 entries" % (name, tuple(value)))
-    out = [size_value(v, "%s[%d]" % (name, i), routine) for i, v in enumerate(value)]
-    return tuple(out) + (0,) * (2 - len(out))
 
 
 def _properties_array(properties: Optional[Iterable[_PropertyEntry]], routine: str) -> Any:
@@ -590,9 +577,9 @@ class Image(MemoryObject):
         ):
             # The common creation (no host memory, no buffer): the checks
             # depend on nothing but these values and the context, so a plan
-            # that passed them once is reused. _ints keeps (512.0, 512) from
+            # that passed them once is reused. sizes() keeps (512.0, 512) from
             # matching the plan of (512, 512).
-            key = (flags, format.channel_order, format.channel_data_type, _ints(shape, "shape", routine))
+            key = (flags, format.channel_order, format.channel_data_type, sizes(shape, "shape", routine))
             plan = context._memo.get(_PLANS, _NO_PLANS).get(key)
             if plan is not None:
                 self._create(context, handle, flags, format, plan, ffi.NULL, None)
@@ -600,8 +587,7 @@ class Image(MemoryObject):
         else:
             key = None
         require_images(context, routine)
-        check_flags(flags, routine)
-        flags = int(flags)
+        flags = mem_flags_value(flags, routine)
         if not isinstance(format, ImageFormat):
             raise TypeError("%s: format must be a pycl.ImageFormat, not %s" % (routine, type(format).__name__))
         if format.channel_order not in _CHANNEL_COUNT or format.channel_data_type not in _CHANNEL_SIZE:
@@ -615,11 +601,7 @@ class Image(MemoryObject):
             shape = getattr(hostbuf, "shape", None)
             if shape is None:
                 raise TypeError("%s: hostbuf (%s) has no .shape: pass shape" % (routine, describe(hostbuf)))
-        if isinstance(shape, (int, np.integer)):
-            shape = (shape,)
-        if not isinstance(shape, (tuple, list)):
-            raise TypeError("%s: shape must be a tuple of ints, not %s" % (routine, type(shape).__name__))
-        shape = _ints(shape, "shape", routine)
+        shape = sizes(shape, "shape", routine)
         if 0 in shape:
             raise logic_error(routine, "shape = %r has a zero extent" % (shape,), lib.CL_INVALID_IMAGE_SIZE)
         image_type = _image_type_for(shape, is_array, buffer, routine)
@@ -635,7 +617,7 @@ class Image(MemoryObject):
             buffer_handle = buffer._live()
             if buffer._ctx_ptr != context._ptr:
                 raise logic_error(routine, "buffer (%r) belongs to another context" % buffer, lib.CL_INVALID_CONTEXT)
-            if hostbuf is not None or flags & _HOST_PTR:
+            if hostbuf is not None or flags & HOST_PTR_FLAGS:
                 raise logic_error(
                     routine,
                     "a 1D buffer image uses the buffer's memory: it takes no hostbuf and no host-pointer flags",
@@ -1001,40 +983,6 @@ def image_from_array(
 # {{{ region checks
 
 
-def _ints(value: Iterable[Any], name: str, routine: str) -> tuple[int, ...]:
-    """A tuple of non-negative ints (fast when it already is one)."""
-    for v in value:
-        if type(v) is not int or v < 0:
-            return tuple(size_value(v, "%s[%d]" % (name, i), routine) for i, v in enumerate(value))
-    return tuple(value)
-
-
-_PADDING = {0: ((), (0,), (0, 0), (0, 0, 0)), 1: ((), (1,), (1, 1), (1, 1, 1))}
-
-
-def _triple(value: Any, name: str, pad: int, routine: str) -> tuple[int, ...]:
-    t = type(value)
-    if (t is tuple or t is list) and 0 < len(value) <= 3:
-        for v in value:
-            if type(v) is not int or v < 0:
-                break
-        else:
-            return tuple(value) + _PADDING[pad][3 - len(value)]
-    return _triple_slow(value, name, pad, routine)
-
-
-def _triple_slow(value: Any, name: str, pad: int, routine: str) -> tuple[int, ...]:
-    if not isinstance(value, (tuple, list)):
-        if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-            value = (value,)
-        else:
-            raise TypeError("%s: %s must be a tuple of 1 to 3 ints, not %s" % (routine, name, type(value).__name__))
-    if not 1 <= len(value) <= 3:
-        raise logic_error(routine, "%s = %r must have 1 to 3 entries" % (name, tuple(value)))
-    out = [size_value(v, "%s[%d]" % (name, i), routine) for i, v in enumerate(value)]
-    return tuple(out) + (pad,) * (3 - len(out))
-
-
 _AXIS_NAMES = {
     _mot.IMAGE1D: ("x", "(unused)", "(unused)"),
     _mot.IMAGE1D_BUFFER: ("x", "(unused)", "(unused)"),
@@ -1049,8 +997,8 @@ def _box(
     image: Image, origin: _Coords, region: _Coords, origin_name: str, side: str, routine: str
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Padded ``(origin, region)`` checked to lie inside ``image``."""
-    origin = _triple(origin, origin_name, 0, routine)
-    region = _triple(region, "region", 1, routine)
+    origin = triple(origin, origin_name, 0, routine)
+    region = triple(region, "region", 1, routine)
     extent = image._extent
     if origin[0] + region[0] <= extent[0] and origin[1] + region[1] <= extent[1] and origin[2] + region[2] <= extent[2]:
         return origin, region
@@ -1088,7 +1036,7 @@ def _host_pitches(
 ) -> tuple[int, int]:
     """``(row_pitch, slice_pitch)`` to pass for a host transfer of ``region``,
     checked against the host object's ``host_len`` bytes."""
-    row_given, slice_given = _pitch_pair(pitches, "pitches", routine)
+    row_given, slice_given = pitch_pair(pitches, "pitches", routine)
     w, h, d = region
     element = image._element
     row_min = w * element
@@ -1163,10 +1111,10 @@ def _image_host(
     host_name = "dest" if reading else "src"
     host = host_bytes(host_obj, reading, routine, host_name)
     origin, region = _box(image, origin, region, "origin", "src" if reading else "dest", routine)
-    if reading and image._flags & _NO_HOST_READ:
-        _host_access(image, _NO_HOST_READ, routine, "read")
-    elif not reading and image._flags & _NO_HOST_WRITE:
-        _host_access(image, _NO_HOST_WRITE, routine, "write")
+    if reading and image._flags & NO_HOST_READ:
+        host_access(image, NO_HOST_READ, routine, "read it")
+    elif not reading and image._flags & NO_HOST_WRITE:
+        host_access(image, NO_HOST_WRITE, routine, "write it")
     count, events = wait_list(wait_for, routine)
     if 0 in region:
         return _nanny_marker(q, count, events, host_obj)
@@ -1585,13 +1533,11 @@ def enqueue_map_image(
     q = queue_handle(queue, routine)
     _image_arg(img, routine, "img")
     mem = mem_handle(img, queue, routine, "img")
-    flags = _check_map_flags(flags, img, routine)
+    flags = map_flags_value(flags, img, routine)
     origin, region = _box(img, origin, region, "origin", "img", routine)
     if 0 in region:
         raise logic_error(routine, "region = %r maps no pixels; OpenCL maps at least one" % (region,))
-    if isinstance(shape, (int, np.integer)):
-        shape = (shape,)
-    shape = _ints(shape, "shape", routine)
+    shape = sizes(shape, "shape", routine)
     if not isinstance(dtype, np.dtype):
         dtype = _map_dtype(dtype)
     element = img._element
@@ -1618,7 +1564,7 @@ def enqueue_map_image(
                 "of region %r: pass strides" % (shape, order, dtype, w * element, rows, slices, region),
             )
     else:
-        strides = tuple(size_value(s, "strides[%d]" % i, routine) for i, s in enumerate(strides))
+        strides = sizes(strides, "strides", routine)
         if len(strides) != len(shape):
             raise logic_error(routine, "strides %r and shape %r differ in length" % (strides, shape))
     count, events = wait_list(wait_for, routine)

@@ -32,12 +32,12 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 
 from pycl._lib import ffi, lib
 from pycl import budget as _budget
-from pycl import constants as _constants
 from pycl import _wards
 from pycl.errors import check, logic_error
-from pycl.event import Event, out_cell, take_event, wait_list
+from pycl.event import Event, out_cell, take_event
 from pycl.memory import MemoryObject, array_interface, array_layout
-from pycl._args import mem_handle, queue_handle, size_value
+from pycl.queue import queue_handle
+from pycl._args import map_flags_value, mem_handle, size_value, wait_list
 
 import numpy as np
 
@@ -53,9 +53,6 @@ if TYPE_CHECKING:
 
 __all__ = ["MemoryMap", "enqueue_map_buffer"]
 
-_map = _constants.map_flags
-_mf = _constants.mem_flags
-_MAP_FLAGS = _map.READ | _map.WRITE | _map.WRITE_INVALIDATE_REGION
 _DL_CPU = 1  # DLPack's kDLCPU
 
 
@@ -157,36 +154,6 @@ class MemoryMap:
         return "<pycl.MemoryMap of %r, %s>" % (self._mem, state)
 
 
-def _check_map_flags(flags: Size, buf: MemoryObject, routine: str) -> int:
-    if type(flags) is int and (flags, buf._flags) in _valid_map_flags:
-        return flags
-    if type(flags) is not int:
-        flags = size_value(flags, "flags", routine)
-    if not flags or flags & ~_MAP_FLAGS:
-        raise logic_error(routine, "flags = 0x%x must combine map_flags READ, WRITE or WRITE_INVALIDATE_REGION" % flags)
-    if flags & _map.WRITE_INVALIDATE_REGION and flags & (_map.READ | _map.WRITE):
-        raise logic_error(routine, "flags: WRITE_INVALIDATE_REGION excludes READ and WRITE")
-    mem_flags = buf._flags
-    if flags & _map.READ and mem_flags & (_mf.HOST_WRITE_ONLY | _mf.HOST_NO_ACCESS):
-        raise logic_error(
-            routine,
-            "%r was made with %s: it cannot be mapped for reading" % (buf, _mf.to_string(mem_flags & 0x380)),
-            lib.CL_INVALID_OPERATION,
-        )
-    if flags & (_map.WRITE | _map.WRITE_INVALIDATE_REGION) and mem_flags & (_mf.HOST_READ_ONLY | _mf.HOST_NO_ACCESS):
-        raise logic_error(
-            routine,
-            "%r was made with %s: it cannot be mapped for writing" % (buf, _mf.to_string(mem_flags & 0x380)),
-            lib.CL_INVALID_OPERATION,
-        )
-    if len(_valid_map_flags) < 1024:
-        _valid_map_flags.add((flags, mem_flags))
-    return flags
-
-
-_valid_map_flags: set[tuple[int, int]] = set()  # (map flags, memory object's flags) that passed the checks
-
-
 def enqueue_map_buffer(
     queue: CommandQueue,
     buf: Buffer,
@@ -210,9 +177,8 @@ def enqueue_map_buffer(
     if not isinstance(buf, MemoryObject) or buf._transfer_kind != "buffer":
         raise TypeError("%s: buf must be a pycl.Buffer, not %s" % (routine, type(buf).__name__))
     mem = mem_handle(buf, queue, routine, "buf")
-    flags = _check_map_flags(flags, buf, routine)
-    if type(offset) is not int or offset < 0:
-        offset = size_value(offset, "offset", routine)
+    flags = map_flags_value(flags, buf, routine)
+    offset = size_value(offset, "offset", routine)
     if not isinstance(dtype, np.dtype):
         dtype = _dtype(dtype)
     shape, dtype, strides, nbytes = array_layout(shape, dtype, order, strides, routine)

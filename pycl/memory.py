@@ -28,7 +28,8 @@ from pycl import constants as _constants
 from pycl import _info
 from pycl.errors import check, error_for, logic_error
 from pycl._handle import Handle, out_cell
-from pycl._hostbuf import describe, host_bytes
+from pycl._args import ACCESS_FLAGS, HOST_ACCESS_FLAGS, HOST_PTR_FLAGS, SIZE_LIMIT, describe, host_bytes
+from pycl._args import mem_flags_value, size_value, sizes
 
 if TYPE_CHECKING:
     from typing import Literal
@@ -43,18 +44,10 @@ if TYPE_CHECKING:
 __all__ = ["MemoryObject", "Buffer", "register_mem_class"]
 
 _mf = _constants.mem_flags
-_ACCESS = _mf.READ_WRITE | _mf.WRITE_ONLY | _mf.READ_ONLY
-_HOST_ACCESS = _mf.HOST_WRITE_ONLY | _mf.HOST_READ_ONLY | _mf.HOST_NO_ACCESS
-_HOST_PTR = _mf.USE_HOST_PTR | _mf.ALLOC_HOST_PTR | _mf.COPY_HOST_PTR
-_KNOWN_FLAGS = 0
-for _name in dir(_mf):
-    if _name.isupper():
-        _KNOWN_FLAGS |= getattr(_mf, _name)
 _BUFFER = _constants.mem_object_type.BUFFER
 _USE = _mf.USE_HOST_PTR
 _USE_OR_COPY = _mf.USE_HOST_PTR | _mf.COPY_HOST_PTR
 _READ_WRITE = _mf.READ_WRITE
-_SIZE_MAX = (1 << 64) - 1
 ALLOCATION_FAILURES = (lib.CL_MEM_OBJECT_ALLOCATION_FAILURE, lib.CL_OUT_OF_RESOURCES, lib.CL_OUT_OF_HOST_MEMORY)
 
 # mem_object_type -> the Python class for objects of that type (images add theirs).
@@ -68,56 +61,6 @@ def register_mem_class(mem_type: int, cls: type[MemoryObject], kind: str) -> Non
     (e.g. images: ``register_mem_class(IMAGE2D, Image, "image")``)."""
     _class_for_type[mem_type] = cls
     _kind_for_type[mem_type] = kind
-
-
-def _one_of(flags: int, group: int, routine: str) -> int:
-    bits = flags & group
-    if bits & (bits - 1):
-        raise logic_error(
-            routine,
-            "flags %s combine mutually exclusive flags %s" % (_mf.to_string(flags, "0x%x"), _mf.to_string(bits)),
-        )
-    return bits
-
-
-def check_flags(flags: Size, routine: str) -> None:
-    """Validate ``mem_flags`` bits as OpenCL does (only one access flag, one
-    host-access flag, USE_HOST_PTR with neither ALLOC nor COPY_HOST_PTR)."""
-    if type(flags) is int and flags in _valid_flags:
-        return
-    flags = _int_flags(flags, routine)
-    if flags < 0 or flags & ~_KNOWN_FLAGS:
-        raise logic_error(routine, "flags 0x%x hold bits that are no mem_flags" % flags)
-    _one_of(flags, _ACCESS, routine)
-    _one_of(flags, _HOST_ACCESS, routine)
-    if flags & _mf.USE_HOST_PTR and flags & (_mf.ALLOC_HOST_PTR | _mf.COPY_HOST_PTR):
-        raise logic_error(
-            routine, "flags %s: USE_HOST_PTR excludes ALLOC_HOST_PTR and COPY_HOST_PTR" % _mf.to_string(flags)
-        )
-    if len(_valid_flags) < 4096:
-        _valid_flags.add(flags)
-
-
-_valid_flags: set[int] = set()  # mem_flags ints that passed check_flags
-
-
-def _int_flags(flags: Size, routine: str) -> int:
-    if isinstance(flags, np.integer):
-        return int(flags)
-    if not isinstance(flags, int) or isinstance(flags, bool):
-        raise TypeError("%s: flags must be an int of mem_flags, not %s" % (routine, type(flags).__name__))
-    return int(flags)
-
-
-def _size_arg(value: Size, name: str, routine: str) -> int:
-    if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
-        raise TypeError("%s: %s must be an int, not %s" % (routine, name, type(value).__name__))
-    value = int(value)
-    if value < 0:
-        raise logic_error(routine, "%s = %d is negative" % (name, value))
-    if value > _SIZE_MAX:
-        raise logic_error(routine, "%s = %d exceeds the size_t range" % (name, value))
-    return value
 
 
 # What get_host_array is turning into an array, for this thread: (memory
@@ -149,22 +92,17 @@ def array_layout(
     if strides is None and order == "C" and isinstance(dtype, np.dtype):
         # The common case without numpy calls: C order, a dtype object
         # (numpy 2's dtypes are instances of np.dtype's subclasses).
-        if type(shape) is int and shape >= 0:
+        if type(shape) is int and 0 <= shape <= SIZE_LIMIT:
             return (shape,), dtype, None, shape * dtype.itemsize
         if type(shape) is tuple:
             count = dtype.itemsize
             for n in shape:
-                if type(n) is not int or n < 0:
+                if type(n) is not int or not 0 <= n <= SIZE_LIMIT:
                     break
                 count *= n
             else:
                 return shape, dtype, None, count
-    if isinstance(shape, (int, np.integer)):
-        shape = (shape,)
-    try:
-        shape = tuple(_size_arg(n, "shape[%d]" % i, routine) for i, n in enumerate(shape))
-    except TypeError:
-        raise TypeError("%s: shape must be an int or a tuple of ints, got %r" % (routine, shape)) from None
+    shape = sizes(shape, "shape", routine)
     dtype = np.dtype(dtype)
     itemsize = dtype.itemsize
     count = 1
@@ -180,18 +118,13 @@ def array_layout(
                 step *= n
             strides = tuple(strides)
         return shape, dtype, strides, count * itemsize
-    strides = tuple(strides)
+    # pycl maps no negative strides: every element lies after the map's start.
+    strides = sizes(strides, "strides", routine)
     if len(strides) != len(shape):
         raise logic_error(routine, "strides %r and shape %r differ in length" % (strides, shape))
-    for i, s in enumerate(strides):
-        if not isinstance(s, (int, np.integer)) or isinstance(s, bool):
-            raise TypeError("%s: strides must be ints, got %r" % (routine, strides))
-        if s < 0:
-            raise logic_error(routine, "strides[%d] = %d is negative; pycl maps no negative strides" % (i, s))
     if count == 0:
         return shape, dtype, strides, 0
-    span = itemsize + sum((n - 1) * int(s) for n, s in zip(shape, strides))
-    return shape, dtype, tuple(int(s) for s in strides), span
+    return shape, dtype, strides, itemsize + sum((n - 1) * s for n, s in zip(shape, strides))
 
 
 class MemoryObject(Handle):
@@ -367,9 +300,8 @@ def _buffer_args(flags: Size, size: Size, hostbuf: Optional[HostSource]) -> tupl
     without a hostbuf are remembered for Buffer's common case."""
     routine = "Buffer"
     given = flags
-    flags = _int_flags(flags, routine)
-    check_flags(flags, routine)
-    size = _size_arg(size, "size", routine)
+    flags = mem_flags_value(flags, routine)
+    size = size_value(size, "size", routine)
     if hostbuf is None:
         if flags & _USE_OR_COPY:
             raise logic_error(routine, "flags %s need a hostbuf" % _mf.to_string(flags), lib.CL_INVALID_HOST_PTR)
@@ -393,7 +325,7 @@ def _buffer_args(flags: Size, size: Size, hostbuf: Optional[HostSource]) -> tupl
             raise logic_error(
                 routine, "size = %d is larger than hostbuf (%s, %d bytes)" % (size, describe(hostbuf), len(host))
             )
-    if not flags & _ACCESS:
+    if not flags & ACCESS_FLAGS:
         flags |= _READ_WRITE  # OpenCL's default, as the driver reports it
     if hostbuf is None and type(given) is int and len(_checked_flags) < 4096:
         _checked_flags[given] = flags
@@ -422,7 +354,7 @@ class Buffer(MemoryObject):
         # positive size. Everything else takes _buffer_args, which checks
         # the same and more.
         checked = _checked_flags.get(flags) if type(flags) is int and hostbuf is None else None
-        if checked is not None and type(size) is int and 0 < size <= _SIZE_MAX:
+        if checked is not None and type(size) is int and 0 < size <= SIZE_LIMIT:
             flags, host = checked, _NULL
         else:
             flags, size, host = _buffer_args(flags, size, hostbuf)
@@ -492,7 +424,7 @@ class Buffer(MemoryObject):
             raise logic_error(routine, "a buffer slice must have step 1, got %r" % (slc.step,))
         if stop <= start:
             raise logic_error(routine, "the slice %r of %d bytes is empty" % (slc, self._size))
-        return self._sub_buffer(start, stop - start, self._flags & (_ACCESS | _HOST_ACCESS), routine)
+        return self._sub_buffer(start, stop - start, self._flags & (ACCESS_FLAGS | HOST_ACCESS_FLAGS), routine)
 
     def _sub_buffer(self, origin: Size, size: Size, flags: Size, routine: str) -> Buffer:
         # The common case in a few look-ups: the (flags, parent's flags) pair
@@ -551,12 +483,11 @@ class Buffer(MemoryObject):
         remembers the flags and alignments for the common case."""
         self._live()
         root._live()
-        origin = _size_arg(origin, "origin", routine)
-        size = _size_arg(size, "size", routine)
+        origin = size_value(origin, "origin", routine)
+        size = size_value(size, "size", routine)
         given = flags
-        flags = _int_flags(flags, routine)
-        check_flags(flags, routine)
-        if flags & _HOST_PTR:
+        flags = mem_flags_value(flags, routine)
+        if flags & HOST_PTR_FLAGS:
             raise logic_error(
                 routine,
                 "flags %s: sub-buffers take no host-pointer flags (USE/ALLOC/COPY_HOST_PTR); they share "
@@ -569,7 +500,7 @@ class Buffer(MemoryObject):
                 routine, "origin %d + size %d = %d is past the end of %r" % (origin, size, origin + size, self)
             )
         parent_flags = self._flags
-        for group, name in ((_mf.WRITE_ONLY | _mf.READ_ONLY, "access"), (_HOST_ACCESS, "host access")):
+        for group, name in ((_mf.WRITE_ONLY | _mf.READ_ONLY, "access"), (HOST_ACCESS_FLAGS, "host access")):
             asked, has = flags & group, parent_flags & group
             if asked and has and asked != has:
                 raise logic_error(
@@ -578,11 +509,11 @@ class Buffer(MemoryObject):
                 )
         if flags & _mf.READ_WRITE and parent_flags & (_mf.WRITE_ONLY | _mf.READ_ONLY):
             raise logic_error(
-                routine, "READ_WRITE conflicts with the parent's %s" % _mf.to_string(parent_flags & _ACCESS)
+                routine, "READ_WRITE conflicts with the parent's %s" % _mf.to_string(parent_flags & ACCESS_FLAGS)
             )
-        access = flags & _ACCESS or parent_flags & _ACCESS
-        host_access = flags & _HOST_ACCESS or parent_flags & _HOST_ACCESS
-        sub_flags = access | host_access | (parent_flags & _HOST_PTR)
+        access = flags & ACCESS_FLAGS or parent_flags & ACCESS_FLAGS
+        host_access = flags & HOST_ACCESS_FLAGS or parent_flags & HOST_ACCESS_FLAGS
+        sub_flags = access | host_access | (parent_flags & HOST_PTR_FLAGS)
         aligns = tuple(_base_align(d) for d in root._context.devices)
         if type(given) is int and len(_sub_flags) < 4096:
             _sub_flags[(given, parent_flags)] = sub_flags

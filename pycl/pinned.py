@@ -16,7 +16,7 @@ import numpy as np
 from pycl import constants as _constants
 from pycl.allocator import ImmediateAllocator
 from pycl.mapping import enqueue_map_buffer
-from pycl.memory import Buffer
+from pycl.memory import Buffer, array_layout
 from pycl.pool import MemoryPool
 
 if TYPE_CHECKING:
@@ -34,11 +34,9 @@ _PINNED = _mf.READ_WRITE | _mf.ALLOC_HOST_PTR
 _MAP = _constants.map_flags.READ | _constants.map_flags.WRITE
 
 
-def _nbytes(shape: Union[int, Extent], dtype: DTypeLike) -> int:
-    count = 1
-    for n in (shape,) if isinstance(shape, int) else shape:
-        count *= int(n)
-    return count * np.dtype(dtype).itemsize
+def _nbytes(shape: Union[int, Extent], dtype: DTypeLike, order: Literal["C", "F"], routine: str) -> int:
+    """The bytes of an array of ``shape``/``dtype`` (``shape`` checked)."""
+    return array_layout(shape, dtype, order, None, routine)[3]
 
 
 def _map(
@@ -53,7 +51,7 @@ def pinned_empty(
 ) -> NDArray[Any]:
     """An uninitialized array of ``shape``/``dtype`` in pinned memory, mapped
     with ``queue``; the memory is unmapped and freed when the array goes."""
-    buf = Buffer(queue.context, _PINNED, max(1, _nbytes(shape, dtype)))
+    buf = Buffer(queue.context, _PINNED, max(1, _nbytes(shape, dtype, order, "pinned_empty")))
     return _map(queue, buf, shape, dtype, order)
 
 
@@ -72,5 +70,5 @@ class PinnedPool:
     def empty(
         self, shape: Union[int, Extent], dtype: DTypeLike = np.float64, order: Literal["C", "F"] = "C"
     ) -> NDArray[Any]:
-        buf = self.pool.allocate(max(1, _nbytes(shape, dtype)))
+        buf = self.pool.allocate(max(1, _nbytes(shape, dtype, order, "PinnedPool.empty")))
         return _map(self.queue, buf, shape, dtype, order)

@@ -15,8 +15,8 @@ from pycl import budget as _budget
 from pycl import constants as _constants
 from pycl import _info
 from pycl.errors import UnavailableError, check, logic_error
-from pycl.memory import ALLOCATION_FAILURES, MemoryObject, check_flags, register_mem_class
-from pycl._args import size_value
+from pycl.memory import ALLOCATION_FAILURES, MemoryObject, register_mem_class
+from pycl._args import mem_flags_value, uint_value
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -30,7 +30,6 @@ __all__ = ["Pipe"]
 _mf = _constants.mem_flags
 _PIPE = _constants.mem_object_type.PIPE
 _PIPE_FLAGS = _mf.READ_WRITE | _mf.HOST_NO_ACCESS
-_CL_UINT_MAX = (1 << 32) - 1
 
 
 def _pipe_devices(context: Context, routine: str) -> list[Device]:
@@ -77,19 +76,20 @@ class Pipe(MemoryObject):
     ) -> None:
         routine = "Pipe"
         handle = context._live()
-        check_flags(flags, routine)
-        flags = int(flags)
+        flags = mem_flags_value(flags, routine)
         if flags & ~_PIPE_FLAGS:
             raise logic_error(
                 routine,
                 "flags %s: pipes take only READ_WRITE and HOST_NO_ACCESS" % _mf.to_string(flags, "0x%x"),
             )
-        packet_size = size_value(packet_size, "packet_size", routine)
-        max_packets = size_value(max_packets, "max_packets", routine)
+        # cl_uint arguments, and a pipe of no packets or of empty ones is
+        # CL_INVALID_PIPE_SIZE.
+        packet_size = uint_value(packet_size, "packet_size", routine)
+        max_packets = uint_value(max_packets, "max_packets", routine)
         for name, value in (("packet_size", packet_size), ("max_packets", max_packets)):
-            if not 0 < value <= _CL_UINT_MAX:
+            if value == 0:
                 raise logic_error(
-                    routine, "%s = %d must be in 1 .. %d" % (name, value, _CL_UINT_MAX), lib.CL_INVALID_PIPE_SIZE
+                    routine, "%s = 0: a pipe needs at least one byte and one packet" % name, lib.CL_INVALID_PIPE_SIZE
                 )
         if properties is None:
             properties = ()

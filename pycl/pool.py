@@ -20,13 +20,14 @@ Beyond PyOpenCL: ``max_bytes`` (a limit on managed bytes), ``stats()``,
 from __future__ import annotations
 
 import warnings
-from typing import TYPE_CHECKING, Any, NoReturn, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from pycl._lib import ffi, lib
 from pycl import budget as _budget
 from pycl import constants as _constants
 from pycl.errors import MemoryError, check, logic_error
 from pycl.memory import Buffer
+from pycl._args import SIZE_LIMIT, size_value, ulong_value
 from pycl.svm import SVMPointer
 
 if TYPE_CHECKING:
@@ -59,7 +60,6 @@ if TYPE_CHECKING:
 
 
 _BUFFER_TYPE = _constants.mem_object_type.BUFFER
-_SIZE_MAX = (1 << 64) - 1
 _MISS = lib.PYCL_POOL_MISS
 _take, _return, _gc, _ffi_release = lib.pycl_pool_take, lib.pycl_pool_return, ffi.gc, ffi.release
 _new_object = object.__new__
@@ -67,24 +67,25 @@ _new_object = object.__new__
 __all__ = ["bin_number", "alloc_size", "MemoryPool", "SVMPool", "PooledBuffer", "PooledSVM"]
 
 
-def _check_bits(leading_bits: int, routine: str) -> None:
-    if type(leading_bits) is not int or not 0 <= leading_bits <= 32:
-        raise logic_error(routine, "leading_bits_in_bin_id must be an int in 0..32, got %r" % (leading_bits,))
+def _leading_bits(leading_bits: int, name: str, routine: str) -> int:
+    leading_bits = size_value(leading_bits, name, routine)
+    if leading_bits > 32:
+        raise logic_error(routine, "%s = %d exceeds the limit of 32" % (name, leading_bits))
+    return leading_bits
 
 
 def bin_number(size: int, leading_bits: int = 4) -> int:
-    """The bin of an allocation of ``size`` bytes."""
-    _check_bits(leading_bits, "bin_number")
-    if type(size) is not int or not 0 <= size <= _SIZE_MAX:
-        raise logic_error("bin_number", "size must be an int in 0 .. 2**64 - 1, got %r" % (size,))
-    return lib.pycl_pool_bin_number(leading_bits, size)
+    """The bin of an allocation of ``size`` bytes (any ``size_t``, as in PyOpenCL)."""
+    leading_bits = _leading_bits(leading_bits, "leading_bits", "bin_number")
+    return lib.pycl_pool_bin_number(leading_bits, ulong_value(size, "size", "bin_number"))
 
 
 def alloc_size(bin_nr: int, leading_bits: int = 4) -> int:
     """The bytes every block of bin ``bin_nr`` has: the largest size in the bin."""
-    _check_bits(leading_bits, "alloc_size")
-    if type(bin_nr) is not int or not 0 <= bin_nr < 64 << leading_bits:
-        raise logic_error("alloc_size", "bin_nr = %r is no bin of %d leading bits" % (bin_nr, leading_bits))
+    leading_bits = _leading_bits(leading_bits, "leading_bits", "alloc_size")
+    bin_nr = size_value(bin_nr, "bin_nr", "alloc_size")
+    if bin_nr >= 64 << leading_bits:
+        raise logic_error("alloc_size", "bin_nr = %d is no bin of %d leading bits" % (bin_nr, leading_bits))
     return lib.pycl_pool_alloc_size(leading_bits, bin_nr)
 
 
@@ -119,9 +120,9 @@ class _Pool:
 
     def __init__(self, allocator: Any, leading_bits_in_bin_id: int = 4, max_bytes: Optional[int] = None) -> None:
         routine = type(self).__name__
-        _check_bits(leading_bits_in_bin_id, routine)
-        if max_bytes is not None and (not isinstance(max_bytes, int) or max_bytes < 0):
-            raise logic_error(routine, "max_bytes must be None or a non-negative int, got %r" % (max_bytes,))
+        leading_bits_in_bin_id = _leading_bits(leading_bits_in_bin_id, "leading_bits_in_bin_id", routine)
+        if max_bytes is not None:
+            max_bytes = size_value(max_bytes, "max_bytes", routine)
         self.allocator = allocator
         self.leading_bits_in_bin_id = leading_bits_in_bin_id
         self.max_bytes = max_bytes
@@ -160,8 +161,8 @@ class _Pool:
         return self._stats().active_bytes
 
     def allocate(self, size: int) -> Any:
-        if type(size) is not int or not 0 <= size <= _SIZE_MAX:
-            self._bad_size(size)
+        if type(size) is not int or not 0 <= size <= SIZE_LIMIT:
+            size = size_value(size, "size", type(self).__name__ + ".allocate")
         record = _take(self._pool, size, 1)
         if not record:
             record = self._miss(size)
@@ -170,14 +171,6 @@ class _Pool:
             _budget.charge(self._budget_context, record.nbytes)
             handed._charged = record.nbytes
         return handed
-
-    def _bad_size(self, size: object) -> NoReturn:
-        routine = type(self).__name__ + ".allocate"
-        if not isinstance(size, int) or isinstance(size, bool):
-            raise TypeError("%s: size must be an int, not %s" % (routine, type(size).__name__))
-        if size < 0:
-            raise logic_error(routine, "size = %d is negative" % size)
-        raise logic_error(routine, "size = %d exceeds the size_t range" % size)
 
     __call__ = allocate
 
@@ -193,12 +186,8 @@ class _Pool:
     def trim(self, target_held_bytes: int = 0) -> None:
         """Free held blocks, largest first, until at most ``target_held_bytes``
         are held; the pool keeps holding what comes back later."""
-        if type(target_held_bytes) is not int or target_held_bytes < 0:
-            raise logic_error(
-                type(self).__name__ + ".trim",
-                "target_held_bytes must be a non-negative int, got %r" % (target_held_bytes,),
-            )
-        lib.pycl_pool_free_held(self._pool, min(target_held_bytes, _SIZE_MAX))
+        target_held_bytes = size_value(target_held_bytes, "target_held_bytes", type(self).__name__ + ".trim")
+        lib.pycl_pool_free_held(self._pool, target_held_bytes)
 
     def stats(self) -> _PoolStats:
         """Counters: current and peak active/held/managed bytes and blocks,

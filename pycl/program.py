@@ -12,7 +12,8 @@ from pycl._lib import ffi, lib
 from pycl import constants as _constants
 from pycl import _info
 from pycl.errors import RuntimeError, UnavailableError, caller_stacklevel, check, error_for, logic_error
-from pycl.event import event_from, wait_list
+from pycl.event import event_from
+from pycl._args import uint_value, wait_list
 from pycl._handle import Handle
 from pycl.platform import Device
 from pycl.queue import enqueue_handle
@@ -323,8 +324,7 @@ class Kernel(Handle):
         """Set argument ``index`` (from 0) to ``arg``, one of the kinds the
         class docstring lists."""
         handle = self._live()
-        if not isinstance(index, int) or index < 0:
-            raise logic_error("Kernel.set_arg", "index must be a non-negative int, got %r" % (index,))
+        index = uint_value(index, "index", "Kernel.set_arg")
         is_svm = getattr(arg, "_is_svm_pointer", False)
         if is_svm:
             if index not in self._svm_args:
@@ -469,6 +469,7 @@ def enqueue_nd_range_kernel(
         if local_size is None:
             raise logic_error("enqueue_nd_range_kernel", "g_times_l needs a local_work_size")
         global_size = tuple(g * n for g, n in zip(global_size, local_size))
+        global_size = work_sizes(global_size, "global_work_size * local_work_size")
     offset = None if global_work_offset is None else work_sizes(global_work_offset, "global_work_offset", dims)
     kernel._check_args_alive()
     program = kernel._program

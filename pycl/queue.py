@@ -44,6 +44,15 @@ def enqueue_handle(queue: CommandQueue) -> Any:
     return queue._live()
 
 
+def queue_handle(queue: CommandQueue, routine: str) -> Any:
+    """The live handle of ``queue``, which must be a CommandQueue."""
+    if type(queue) is not CommandQueue:
+        if not isinstance(queue, CommandQueue):
+            raise TypeError("%s: queue must be a pycl.CommandQueue, not %s" % (routine, type(queue).__name__))
+        return enqueue_handle(queue)
+    return queue._live()
+
+
 def _queue_properties(properties: Optional[Union[int, Sequence[tuple[int, int]]]]) -> tuple[Any, int]:
     """An int (``command_queue_properties`` bits) or ``(key, value)`` pairs of
     ``queue_properties``, as a 0-terminated ``cl_queue_properties`` array."""

@@ -32,6 +32,7 @@ from pycl._lib import ffi, lib
 from pycl import budget as _budget
 from pycl import constants as _constants
 from pycl.errors import check, logic_error
+from pycl._args import size_value
 from pycl.mapping import MemoryMap
 
 if TYPE_CHECKING:
@@ -92,9 +93,11 @@ def configure(
         "between_slots": between_slots,
     }
     for name, value in counts.items():
-        if value is not None and (not isinstance(value, int) or value < 1):
-            raise logic_error("staging.configure", "%s must be a positive int, got %r" % (name, value))
-    if between_slots == 1:
+        if value is not None:
+            value = counts[name] = size_value(value, name, "staging.configure")
+            if value == 0:
+                raise logic_error("staging.configure", "%s = 0 is not positive" % name)
+    if counts["between_slots"] == 1:
         raise logic_error("staging.configure", "between_slots must be at least 2 (reads run ahead of writes), got 1")
     for name, limit in (("threads", 64), ("between_slots", 1024)):
         if counts[name] is not None and counts[name] > limit:

@@ -57,15 +57,15 @@ from pycl._lib import ffi, lib
 from pycl import budget as _budget
 from pycl import constants as _constants
 from pycl import transfer as _transfer
-from pycl._args import queue_handle, size_value
+from pycl._args import ALIGNMENTS, MAX_ALIGNMENT, SIZE_LIMIT, alignment_value, bits_value, describe, host_bytes
+from pycl._args import map_flags_value, size_value, svm_flags_value, uint_value, wait_list
 from pycl import _wards
 from pycl.context import Context
 from pycl.errors import LogicError, MemoryError, UnavailableError, check, logic_error
-from pycl.event import Event, NannyEvent, out_cell, take_event, wait_list
+from pycl.event import Event, NannyEvent, out_cell, take_event
 from pycl._handle import Handle
-from pycl._hostbuf import describe, host_bytes
 from pycl.memory import array_interface, array_layout
-from pycl.queue import CommandQueue
+from pycl.queue import CommandQueue, queue_handle
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -111,14 +111,8 @@ __all__ = [
 _smf = _constants.svm_mem_flags
 _caps = _constants.device_svm_capabilities
 _map = _constants.map_flags
-_MAP_FLAGS = _map.READ | _map.WRITE | _map.WRITE_INVALIDATE_REGION
-_VALID_MAP_FLAGS = frozenset([_map.READ, _map.WRITE, _map.READ | _map.WRITE, _map.WRITE_INVALIDATE_REGION])
-_KNOWN_SVM_FLAGS = _smf.READ_WRITE | _smf.WRITE_ONLY | _smf.READ_ONLY | _smf.SVM_FINE_GRAIN_BUFFER | _smf.SVM_ATOMICS
-_MIGRATION_FLAGS = _constants.mem_migration_flags.HOST | _constants.mem_migration_flags.CONTENT_UNDEFINED
 _OUT_OF_ORDER = _constants.command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABLE
 _PATTERN_SIZES = (1, 2, 4, 8, 16, 32, 64, 128)
-_MAX_ALIGNMENT = 128  # clSVMAlloc: at most the size of the largest data type
-_ALIGNMENTS = frozenset([0] + [1 << i for i in range(8)])
 _new, _gc = ffi.new, ffi.gc
 _svm_alloc, _svm_free = lib.pycl_svm_alloc, lib.pycl_svm_free
 _svm_map, _svm_unmap, _svm_mapping_free = lib.pycl_svm_map, lib.pycl_svm_unmap, lib.pycl_svm_mapping_free
@@ -169,21 +163,6 @@ def _device_svm(device: Device, routine: str, need: tuple[int, int] = (2, 0)) ->
     return bits
 
 
-def _check_flags(flags: Size, routine: str) -> int:
-    if isinstance(flags, np.integer):
-        flags = int(flags)
-    if not isinstance(flags, int) or isinstance(flags, bool):
-        raise TypeError("%s: flags must be an int of svm_mem_flags, not %s" % (routine, type(flags).__name__))
-    if flags < 0 or flags & ~_KNOWN_SVM_FLAGS:
-        raise logic_error(routine, "flags 0x%x hold bits that are no svm_mem_flags" % flags)
-    access = flags & (_smf.READ_WRITE | _smf.WRITE_ONLY | _smf.READ_ONLY)
-    if access & (access - 1):
-        raise logic_error(routine, "flags %s combine exclusive access flags" % _smf.to_string(flags))
-    if flags & _smf.SVM_ATOMICS and not flags & _smf.SVM_FINE_GRAIN_BUFFER:
-        raise logic_error(routine, "flags %s: SVM_ATOMICS needs SVM_FINE_GRAIN_BUFFER" % _smf.to_string(flags))
-    return flags
-
-
 def _check_context_svm(context: Context, flags: int, routine: str) -> None:
     """Every device of ``context`` must support the SVM that ``flags`` ask for."""
     for device in context.devices:
@@ -216,29 +195,6 @@ def _svm_queue(queue: CommandQueue, routine: str, need: tuple[int, int] = (2, 0)
     handle = queue_handle(queue, routine)
     _device_svm(queue._device, routine, need)
     return handle
-
-
-def _int_arg(value: Size, name: str, routine: str) -> int:
-    if isinstance(value, np.integer):
-        value = int(value)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise TypeError("%s: %s must be an int, not %s" % (routine, name, type(value).__name__))
-    if value < 0:
-        raise logic_error(routine, "%s = %d is negative" % (name, value))
-    return value
-
-
-def _check_alignment(alignment: Size, routine: str) -> int:
-    alignment = _int_arg(alignment, "alignment", routine)
-    if alignment & (alignment - 1):
-        raise logic_error(routine, "alignment = %d is not 0 or a power of two" % alignment)
-    if alignment > _MAX_ALIGNMENT:
-        raise logic_error(
-            routine,
-            "alignment = %d is larger than %d bytes, the largest OpenCL data type (long16), which OpenCL "
-            "allows at most" % (alignment, _MAX_ALIGNMENT),
-        )
-    return alignment
 
 
 def _in_order_queue(queue: CommandQueue, context: Optional[Context], routine: str, in_order: bool = True) -> Any:
@@ -334,7 +290,7 @@ class SVMPointer:
                 raise logic_error(routine, "the size of %r is unknown: pass size" % self)
             size = total
         else:
-            size = _int_arg(size, "size", routine)
+            size = size_value(size, "size", routine)
             if total is not None and size > total:
                 raise logic_error(routine, "size = %d exceeds the %d bytes of %r" % (size, total, self))
         mapping, event = self._enqueue_map(queue, flags, is_blocking, wait_for, ptr, size, alloc, routine)
@@ -367,12 +323,7 @@ class SVMPointer:
             q = _svm_queue(queue, routine)
         else:
             q = queue._handle  # the allocation's context has SVM; the context check follows
-        if type(flags) is not int:
-            flags = _int_arg(flags, "flags", routine)
-        if flags not in _VALID_MAP_FLAGS:
-            if not flags or flags & ~_MAP_FLAGS:
-                raise logic_error(routine, "flags = 0x%x is not a combination of map_flags" % flags)
-            raise logic_error(routine, "WRITE_INVALIDATE_REGION excludes READ and WRITE")
+        flags = map_flags_value(flags, None, routine)
         if alloc is None:
             owner = ffi.NULL
         elif alloc._context._ptr != queue._context._ptr:
@@ -474,18 +425,18 @@ class SVMAllocation(SVMPointer, Handle):
             devices is None
             or ctx is None
             or type(size) is not int
-            or size < 0
+            or not 0 <= size <= SIZE_LIMIT
             or type(alignment) is not int
-            or alignment not in _ALIGNMENTS
+            or alignment not in ALIGNMENTS
             or type(flags) is not int
             or _checked_contexts.get((context._ptr, flags)) is not devices
         ):
             if not isinstance(context, Context):
                 raise TypeError("%s: context must be a pycl.Context, not %s" % (routine, type(context).__name__))
             ctx = context._live()
-            size = _int_arg(size, "size", routine)
-            alignment = _check_alignment(alignment, routine)
-            flags = _check_flags(flags, routine)
+            size = size_value(size, "size", routine)
+            alignment = alignment_value(alignment, routine)
+            flags = svm_flags_value(flags, routine)
             _check_context_svm(context, flags, routine)
             _checked_contexts[(context._ptr, flags)] = context._devices
         if queue is None:
@@ -878,7 +829,7 @@ class SVMMap:
 
 def _default_alignment(dtype: np.dtype[Any]) -> int:
     itemsize = dtype.itemsize
-    return itemsize if itemsize <= _MAX_ALIGNMENT and not itemsize & (itemsize - 1) else 0
+    return itemsize if itemsize <= MAX_ALIGNMENT and not itemsize & (itemsize - 1) else 0
 
 
 def svm_empty(
@@ -1153,9 +1104,7 @@ def enqueue_svm_migratemem(
         raise TypeError("%s: svms must be a sequence of SVM pointers" % routine) from None
     if not items:
         raise logic_error(routine, "svms is empty")
-    flags = 0 if flags is None else _int_arg(flags, "flags", routine)
-    if flags & ~_MIGRATION_FLAGS:
-        raise logic_error(routine, "flags = 0x%x hold bits that are no mem_migration_flags" % flags)
+    flags = 0 if flags is None else bits_value(flags, "flags", _constants.mem_migration_flags, routine)
     pointers, sizes = [], []
     for i, item in enumerate(items):
         if not isinstance(item, SVMPointer):
@@ -1190,7 +1139,7 @@ def set_kernel_exec_info(kernel: Kernel, param: int, value: Any) -> None:
     ``SVM_FINE_GRAIN_SYSTEM`` with a bool. OpenCL 2.0."""
     routine = "set_kernel_exec_info"
     handle = kernel._live()
-    param = _int_arg(param, "param", routine)
+    param = uint_value(param, "param", routine)
     if param == _constants.kernel_exec_info.SVM_PTRS:
         items = [item if isinstance(item, SVMPointer) else SVM(item) for item in value]
         data = ffi.new("void *[]", [ffi.cast("void *", item._pointer(routine)[0]) for item in items] or 1)

@@ -30,12 +30,12 @@ from pycl import constants as _constants
 from pycl import staging as _staging
 from pycl import _wards
 from pycl.errors import UnavailableError, check, logic_error
-from pycl.event import Event, NannyEvent, out_cell, take_event, wait_list
-from pycl._hostbuf import describe, host_bytes
+from pycl.event import Event, NannyEvent, out_cell, take_event
 from pycl.memory import MemoryObject
 from pycl.platform import Platform
-from pycl.queue import CommandQueue
-from pycl._args import SIZE_LIMIT, mem_handle, queue_handle, size_value
+from pycl.queue import CommandQueue, queue_handle
+from pycl._args import NO_HOST_READ, NO_HOST_WRITE, bits_value, describe, host_access, host_bytes, mem_handle
+from pycl._args import pitch_pair, size_value, triple, wait_list
 
 if TYPE_CHECKING:
     from typing import TypeVar
@@ -61,8 +61,6 @@ __all__ = [
 ]
 
 _mf = _constants.mem_flags
-_NO_HOST_READ = _mf.HOST_WRITE_ONLY | _mf.HOST_NO_ACCESS
-_NO_HOST_WRITE = _mf.HOST_READ_ONLY | _mf.HOST_NO_ACCESS
 
 
 # {{{ checks shared by the routes
@@ -89,15 +87,6 @@ def _nanny(out: Any, out_int: Any, host_obj: object, host: Any, is_blocking: boo
     if not is_blocking:
         _wards.keep(event._handle, host)
     return event
-
-
-def _host_access(mem: MemoryObject, forbidden: int, routine: str, what: str) -> None:
-    if mem._flags & forbidden:
-        raise logic_error(
-            routine,
-            "%r was made with %s: the host may not %s it" % (mem, _mf.to_string(mem._flags & forbidden), what),
-            lib.CL_INVALID_OPERATION,
-        )
 
 
 def _host_offset_must_be_zero(value: Size, name: str, routine: str) -> None:
@@ -235,7 +224,7 @@ def _fast_host_copy(queue: CommandQueue, buf: MemoryObject, host_obj: object, re
         q is None
         or mem is None
         or buf._ctx_ptr != queue._context._ptr
-        or buf._flags & (_NO_HOST_READ if reading else _NO_HOST_WRITE)
+        or buf._flags & (NO_HOST_READ if reading else NO_HOST_WRITE)
     ):
         return None
     try:
@@ -295,8 +284,7 @@ def _write_buffer(
     n = len(host)
     if device_offset is not None:
         dst_offset = _deprecated_alias(device_offset, dst_offset, "device_offset", "dst_offset", routine)
-    if type(dst_offset) is not int or dst_offset < 0:
-        dst_offset = size_value(dst_offset, "dst_offset", routine)
+    dst_offset = size_value(dst_offset, "dst_offset", routine)
     _host_offset_must_be_zero(src_offset, "src_offset", routine)
     if dst_offset + n > dest._size:
         raise logic_error(
@@ -304,8 +292,8 @@ def _write_buffer(
             "src (%s, %d bytes) at dst_offset = %d ends at byte %d, past the end of dest (%d bytes)"
             % (describe(src), n, dst_offset, dst_offset + n, dest._size),
         )
-    if dest._flags & _NO_HOST_WRITE:
-        _host_access(dest, _NO_HOST_WRITE, routine, "write")
+    if dest._flags & NO_HOST_WRITE:
+        host_access(dest, NO_HOST_WRITE, routine, "write it")
     count, events = wait_list(wait_for, routine)
     if n == 0:
         return _nanny_marker(q, count, events, src)
@@ -342,8 +330,7 @@ def _read_buffer(
     n = len(host)
     if device_offset is not None:
         src_offset = _deprecated_alias(device_offset, src_offset, "device_offset", "src_offset", routine)
-    if type(src_offset) is not int or src_offset < 0:
-        src_offset = size_value(src_offset, "src_offset", routine)
+    src_offset = size_value(src_offset, "src_offset", routine)
     _host_offset_must_be_zero(dst_offset, "dst_offset", routine)
     if src_offset + n > src._size:
         raise logic_error(
@@ -351,8 +338,8 @@ def _read_buffer(
             "dest (%s, %d bytes) read from src_offset = %d needs bytes up to %d, past the end of src (%d bytes)"
             % (describe(dest), n, src_offset, src_offset + n, src._size),
         )
-    if src._flags & _NO_HOST_READ:
-        _host_access(src, _NO_HOST_READ, routine, "read")
+    if src._flags & NO_HOST_READ:
+        host_access(src, NO_HOST_READ, routine, "read it")
     count, events = wait_list(wait_for, routine)
     if n == 0:
         return _nanny_marker(q, count, events, dest)
@@ -411,10 +398,8 @@ def copy_extent(
     """``(src_offset, dst_offset, byte_count)`` of a buffer-to-buffer copy,
     checked: within both buffers, and not overlapping within one buffer.
     ``byte_count=None``: as much as both buffers hold from the offsets."""
-    if type(src_offset) is not int or src_offset < 0:
-        src_offset = size_value(src_offset, "src_offset", routine)
-    if type(dst_offset) is not int or dst_offset < 0:
-        dst_offset = size_value(dst_offset, "dst_offset", routine)
+    src_offset = size_value(src_offset, "src_offset", routine)
+    dst_offset = size_value(dst_offset, "dst_offset", routine)
     if src_offset > src._size:
         raise logic_error(routine, "src_offset = %d is past the end of src (%d bytes)" % (src_offset, src._size))
     if dst_offset > dest._size:
@@ -453,54 +438,6 @@ def copy_extent(
 
 
 # {{{ rectangular routes
-
-
-def triple(value: Extent, name: str, pad: int, routine: str) -> tuple[int, ...]:
-    """A tuple of 1 to 3 non-negative ints, padded to 3 with ``pad``."""
-    if type(value) is tuple:
-        # The common case (a tuple of plain ints) without a call per entry;
-        # anything else takes the general path, which names the bad entry.
-        n = len(value)
-        if n == 3:
-            a, b, c = value
-        elif n == 2:
-            (a, b), c = value, pad
-        elif n == 1:
-            a, b, c = value[0], pad, pad
-        if (
-            0 < n < 4
-            and type(a) is int
-            and type(b) is int
-            and type(c) is int
-            and 0 <= a <= SIZE_LIMIT
-            and 0 <= b <= SIZE_LIMIT
-            and 0 <= c <= SIZE_LIMIT
-        ):
-            return (a, b, c)
-    if not isinstance(value, (tuple, list)):
-        raise TypeError("%s: %s must be a tuple of 1 to 3 ints, not %s" % (routine, name, type(value).__name__))
-    if not 1 <= len(value) <= 3:
-        raise logic_error(routine, "%s = %r must have 1 to 3 entries" % (name, tuple(value)))
-    out = [size_value(v, "%s[%d]" % (name, i), routine) for i, v in enumerate(value)]
-    return tuple(out) + (pad,) * (3 - len(out))
-
-
-def pitch_pair(value: Optional[Extent], name: str, routine: str) -> tuple[int, ...]:
-    """A tuple of at most 2 non-negative ints (0: tightly packed), padded with 0."""
-    if value is None:
-        return (0, 0)
-    if type(value) is tuple:
-        n = len(value)
-        a = value[0] if n else 0
-        b = value[1] if n == 2 else 0
-        if n < 3 and type(a) is int and type(b) is int and 0 <= a <= SIZE_LIMIT and 0 <= b <= SIZE_LIMIT:
-            return (a, b)
-    if not isinstance(value, (tuple, list)):
-        raise TypeError("%s: %s must be a tuple of at most 2 ints, not %s" % (routine, name, type(value).__name__))
-    if len(value) > 2:
-        raise logic_error(routine, "%s = %r must have at most 2 entries" % (name, tuple(value)))
-    out = [size_value(v, "%s[%d]" % (name, i), routine) for i, v in enumerate(value)]
-    return tuple(out) + (0,) * (2 - len(out))
 
 
 def _side_text(label: str, obj: object) -> str:
@@ -601,10 +538,10 @@ def _host_rect(
     region, empty = _rect_common(region, routine)
     buffer_pitches = pitch_pair(buffer_pitches, "buffer_pitches", routine)
     host_pitches = pitch_pair(host_pitches, "host_pitches", routine)
-    if reading and buf._flags & _NO_HOST_READ:
-        _host_access(buf, _NO_HOST_READ, routine, "read")
-    elif not reading and buf._flags & _NO_HOST_WRITE:
-        _host_access(buf, _NO_HOST_WRITE, routine, "write")
+    if reading and buf._flags & NO_HOST_READ:
+        host_access(buf, NO_HOST_READ, routine, "read it")
+    elif not reading and buf._flags & NO_HOST_WRITE:
+        host_access(buf, NO_HOST_WRITE, routine, "write it")
     count, events = wait_list(wait_for, routine)
     if empty:
         return _nanny_marker(q, count, events, host_obj)
@@ -850,10 +787,8 @@ def enqueue_fill_buffer(
         raise logic_error(
             routine, "pattern (%s) has %d bytes; OpenCL takes 1, 2, 4, 8, 16, 32, 64 or 128" % (describe(pattern), p)
         )
-    if type(offset) is not int or offset < 0:
-        offset = size_value(offset, "offset", routine)
-    if type(size) is not int or size < 0:
-        size = size_value(size, "size", routine)
+    offset = size_value(offset, "offset", routine)
+    size = size_value(size, "size", routine)
     if offset % p:
         raise logic_error(routine, "offset = %d is not a multiple of the pattern size %d" % (offset, p))
     if size % p:
@@ -906,9 +841,6 @@ register_fill(
 # {{{ migration and P2P
 
 
-_MIGRATION_FLAGS = _constants.mem_migration_flags.HOST | _constants.mem_migration_flags.CONTENT_UNDEFINED
-
-
 def enqueue_migrate_mem_objects(
     queue: CommandQueue, mem_objects: Iterable[MemoryObject], flags: Size = 0, wait_for: WaitList = None
 ) -> Event:
@@ -927,10 +859,7 @@ def enqueue_migrate_mem_objects(
         if not isinstance(mem, MemoryObject):
             raise TypeError("%s: mem_objects[%d] is a %s, not a memory object" % (routine, i, type(mem).__name__))
         handles.append(mem_handle(mem, queue, routine, "mem_objects[%d]" % i))
-    if type(flags) is not int:
-        flags = size_value(flags, "flags", routine)
-    if flags < 0 or flags & ~_MIGRATION_FLAGS:
-        raise logic_error(routine, "flags = 0x%x hold bits that are no mem_migration_flags" % flags)
+    flags = bits_value(flags, "flags", _constants.mem_migration_flags, routine)
     count, events = wait_list(wait_for, routine)
     out, out_int = out_cell()
     status = lib.pycl_enqueue_migrate(q, len(handles), ffi.new("cl_mem[]", handles), flags, count, events, out)

@@ -266,5 +266,5 @@ def test_between_devices_of_one_context(multi_ctx_factory, staged):
 def test_configure_checks_the_slots():
     with pytest.raises(cl.LogicError, match="between_slots must be at least 2"):
         staging.configure(between_slots=1)
-    with pytest.raises(cl.LogicError, match="between_chunk_bytes must be a positive int"):
+    with pytest.raises(cl.LogicError, match="between_chunk_bytes = 0 is not positive"):
         staging.configure(between_chunk_bytes=0)

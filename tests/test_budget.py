@@ -177,12 +177,16 @@ def test_environment_variable_rejects_nonsense():
 
 
 @pytest.mark.parametrize(
-    "kwargs, named",
-    [({"min_bytes": 0}, "min_bytes"), ({"min_bytes": 1.5}, "min_bytes"), ({"fraction": 2}, "fraction")],
+    "kwargs, error, named",
+    [
+        ({"min_bytes": 0}, cl.LogicError, "min_bytes"),
+        ({"min_bytes": 1.5}, TypeError, "min_bytes"),
+        ({"fraction": 2}, cl.LogicError, "fraction"),
+    ],
 )
-def test_configure_rejects_bad_values(kwargs, named):
+def test_configure_rejects_bad_values(kwargs, error, named):
     saved = budget.settings()
-    with pytest.raises(cl.LogicError, match=named):
+    with pytest.raises(error, match=named):
         budget.configure(**kwargs)
     assert budget.settings() == saved
 

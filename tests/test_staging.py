@@ -153,7 +153,7 @@ def test_devices_that_are_cpus_are_not_staged_by_default(device):
 
 
 def test_configure_checks():
-    with pytest.raises(cl.LogicError, match="chunk_bytes must be a positive int"):
+    with pytest.raises(cl.LogicError, match="chunk_bytes = 0 is not positive"):
         staging.configure(chunk_bytes=0)
     with pytest.raises(cl.LogicError, match="threads = 65 exceeds"):
         staging.configure(threads=65)
