@@ -38,7 +38,7 @@ is wrong.
 from __future__ import annotations
 
 import operator
-from typing import TYPE_CHECKING, Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Iterable, Optional, Union
 
 import numpy as np
 
@@ -97,6 +97,8 @@ __all__ = [
     "mem_flags_value",
     "svm_flags_value",
     "map_flags_value",
+    "property_list",
+    "properties_array",
     "host_access",
     "wait_list",
     "host_bytes",
@@ -340,6 +342,27 @@ def host_access(mem: MemoryObject, forbidden: int, routine: str, what: str) -> N
             "%r was made with %s: the host may not %s" % (mem, _mf.to_string(mem._flags & forbidden), what),
             lib.CL_INVALID_OPERATION,
         )
+
+
+def property_list(properties: Iterable[Any], routine: str, limit: int = ULONG_LIMIT) -> list[int]:
+    """Properties as a flat list of keys and values, from pairs or from a
+    flat sequence; each an int in 0 .. ``limit`` named ``properties[i]``."""
+    flat: list[Any] = []
+    for item in properties:
+        if isinstance(item, (tuple, list)):
+            flat.extend(item)
+        else:
+            flat.append(item)
+    if len(flat) % 2:
+        raise logic_error(routine, "properties = %r must be pairs of keys and values" % (flat,))
+    return [_bounded(v, "properties[%d]" % i, routine, limit) for i, v in enumerate(flat)]
+
+
+def properties_array(properties: Optional[Iterable[Any]], ctype: str, routine: str) -> Any:
+    """``properties`` (see ``property_list``) as a 0-terminated ``ctype``
+    array, or NULL for None or none."""
+    flat = property_list(properties or (), routine)
+    return ffi.new(ctype + "[]", flat + [0]) if flat else ffi.NULL
 
 
 # }}}

@@ -11,6 +11,7 @@ from pycl import constants as _constants
 from pycl import _info
 from pycl.errors import check, logic_error, LogicError, RuntimeError
 from pycl._handle import Handle
+from pycl._args import SIZE_LIMIT, property_list
 from pycl.platform import Device, Platform, get_platforms
 
 if TYPE_CHECKING:
@@ -27,11 +28,9 @@ __all__ = ["Context", "create_some_context", "choose_devices", "get_test_platfor
 
 def _properties_array(properties: Optional[Iterable[tuple[int, Any]]]) -> Any:
     """``[(context_properties.PLATFORM, platform), ...]`` as a 0-terminated array."""
-    flat = []
-    for key, value in properties or ():
-        if isinstance(value, Handle):
-            value = value.int_ptr
-        flat += [key, value]
+    pairs = [(key, value.int_ptr if isinstance(value, Handle) else value) for key, value in properties or ()]
+    # cl_context_properties is an intptr_t: keys and handles below 2**63.
+    flat = property_list(pairs, "Context", SIZE_LIMIT)
     return ffi.new("cl_context_properties[]", flat + [0]) if flat else ffi.NULL
 
 

@@ -67,7 +67,7 @@ from pycl.transfer import (
 from pycl.queue import queue_handle
 from pycl._args import ACCESS_FLAGS, HOST_PTR_FLAGS, NO_HOST_READ, NO_HOST_WRITE, describe, host_access, host_bytes
 from pycl._args import map_flags_value, mem_flags_value, mem_handle, pitch_pair, size_value, sizes
-from pycl._args import triple, wait_list
+from pycl._args import properties_array, triple, wait_list
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -498,23 +498,6 @@ def _ignores_creation_pitches(context: Context) -> bool:
     return False
 
 
-def _properties_array(properties: Optional[Iterable[_PropertyEntry]], routine: str) -> Any:
-    if properties is None:
-        return ffi.NULL
-    flat: list[Any] = []
-    for item in properties:
-        if isinstance(item, (tuple, list)):
-            flat.extend(item)
-        else:
-            flat.append(item)
-    if len(flat) % 2:
-        raise logic_error(routine, "properties %r must be pairs of keys and values" % (list(properties),))
-    for v in flat:
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-            raise TypeError("%s: properties must hold ints, got %r" % (routine, v))
-    return ffi.new("cl_mem_properties[]", [int(v) for v in flat] + [0])
-
-
 class Image(MemoryObject):
     """``Image(context, flags, format, shape=None, pitches=None, hostbuf=None,
     is_array=False, buffer=None, *, properties=None)``: a 1D (1-tuple shape),
@@ -696,7 +679,7 @@ class Image(MemoryObject):
         """clCreateImage of a checked ``plan``: (image type, shape, extent,
         element size, format struct, descriptor)."""
         image_type, shape, extent, element, c_format, desc = plan
-        c_properties = _properties_array(properties, "create_image")
+        c_properties = properties_array(properties, "cl_mem_properties", "create_image")
         # An image over a buffer owns no memory of its own.
         charged = element * extent[0] * extent[1] * extent[2] if _budget.enabled and buffer is None else 0
         if charged:

@@ -12,6 +12,7 @@ from pycl.errors import caller_stacklevel, check, logic_error
 from pycl._handle import Handle
 from pycl.platform import Device, get_platforms
 from pycl import _wards
+from pycl._args import property_list
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -58,11 +59,11 @@ def _queue_properties(properties: Optional[Union[int, Sequence[tuple[int, int]]]
     ``queue_properties``, as a 0-terminated ``cl_queue_properties`` array."""
     if properties is None:
         return ffi.NULL, 0
-    if isinstance(properties, int):
-        return ffi.new("cl_queue_properties[]", [_constants.queue_properties.PROPERTIES, properties, 0]), properties
-    flat, bits = [], 0
-    for key, value in properties:
-        flat += [key, value]
+    if hasattr(properties, "__index__"):  # command_queue_properties bits
+        properties = [(_constants.queue_properties.PROPERTIES, properties)]
+    flat = property_list(properties, "CommandQueue")
+    bits = 0
+    for key, value in zip(flat[::2], flat[1::2]):
         if key == _constants.queue_properties.PROPERTIES:
             bits = value
     return ffi.new("cl_queue_properties[]", flat + [0]), bits

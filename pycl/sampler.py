@@ -20,6 +20,7 @@ from pycl import constants as _constants
 from pycl import _info
 from pycl.errors import check, logic_error
 from pycl._handle import Handle, out_cell
+from pycl._args import ulong_value
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -40,11 +41,8 @@ _FILTERS = frozenset(getattr(_constants.filter_mode, n) for n in dir(_constants.
 
 
 def _int(value: object, name: str, routine: str) -> int:
-    if isinstance(value, bool):
-        return int(value)
-    if not isinstance(value, (int, np.integer)):
-        raise TypeError("%s: %s must be an int, not %s" % (routine, name, type(value).__name__))
-    return int(value)
+    # bools are accepted: normalized_coords is one.
+    return int(value) if isinstance(value, bool) else ulong_value(value, name, routine)
 
 
 def _check_value(key: int, value: int, routine: str) -> None:
