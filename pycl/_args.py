@@ -361,7 +361,9 @@ def property_list(properties: Iterable[Any], routine: str, limit: int = ULONG_LI
 def properties_array(properties: Optional[Iterable[Any]], ctype: str, routine: str) -> Any:
     """``properties`` (see ``property_list``) as a 0-terminated ``ctype``
     array, or NULL for None or none."""
-    flat = property_list(properties or (), routine)
+    if not properties:
+        return ffi.NULL
+    flat = property_list(properties, routine)
     return ffi.new(ctype + "[]", flat + [0]) if flat else ffi.NULL
 
 
