@@ -38,7 +38,7 @@ is wrong.
 from __future__ import annotations
 
 import operator
-from typing import TYPE_CHECKING, Any, Iterable, Optional, Union
+from typing import TYPE_CHECKING, Any, Iterable, Optional
 
 import numpy as np
 
@@ -48,7 +48,7 @@ from pycl.errors import logic_error
 from pycl._handle import Handle
 
 if TYPE_CHECKING:
-    from pycl._typing import Extent, HostSource, Size, WaitList
+    from pycl._typing import HostSource, WaitList
     from pycl.constants import _ConstantClass
     from typing import Protocol
 
@@ -86,6 +86,8 @@ __all__ = [
     "size_value",
     "uint_value",
     "ulong_value",
+    "bounded_value",
+    "no_offset",
     "sizes",
     "triple",
     "pitch_pair",
@@ -110,29 +112,30 @@ __all__ = [
 # {{{ ints
 
 
-def size_value(value: Size, name: str, routine: str) -> int:
+def size_value(value: Any, name: str, routine: str) -> int:
     """A size, offset, count or extent: an int in 0 .. SIZE_LIMIT."""
     if type(value) is int and 0 <= value <= SIZE_LIMIT:
         return value
-    return _bounded(value, name, routine, SIZE_LIMIT)
+    return bounded_value(value, name, routine, SIZE_LIMIT)
 
 
-def uint_value(value: Size, name: str, routine: str) -> int:
+def uint_value(value: Any, name: str, routine: str) -> int:
     """A ``cl_uint`` argument: an int in 0 .. UINT_LIMIT."""
     if type(value) is int and 0 <= value <= UINT_LIMIT:
         return value
-    return _bounded(value, name, routine, UINT_LIMIT)
+    return bounded_value(value, name, routine, UINT_LIMIT)
 
 
-def ulong_value(value: Size, name: str, routine: str) -> int:
+def ulong_value(value: Any, name: str, routine: str) -> int:
     """A 64-bit unsigned argument: an int in 0 .. ULONG_LIMIT."""
     if type(value) is int and 0 <= value <= ULONG_LIMIT:
         return value
-    return _bounded(value, name, routine, ULONG_LIMIT)
+    return bounded_value(value, name, routine, ULONG_LIMIT)
 
 
-def _bounded(value: Any, name: str, routine: str, limit: int) -> int:
-    """The general path of the int checks: convert, then check the range."""
+def bounded_value(value: Any, name: str, routine: str, limit: int) -> int:
+    """An int in 0 .. ``limit``, for an argument with a limit of its own
+    (a thread count); also the general path of the other int checks."""
     if type(value) is not int:
         value = _as_int(value, name, routine)
     if value < 0:
@@ -153,7 +156,16 @@ def _as_int(value: Any, name: str, routine: str) -> int:
     raise TypeError("%s: %s must be an int, not %s" % (routine, name, type(value).__name__))
 
 
-def sizes(value: Union[Size, Extent], name: str, routine: str) -> tuple[int, ...]:
+def no_offset(value: Any, name: str, routine: str, instead: str) -> None:
+    """An offset that the route cannot honour: it must be 0; ``instead``
+    says what to pass instead."""
+    if value != 0 or type(value) is not int:
+        value = size_value(value, name, routine)
+        if value:
+            raise logic_error(routine, "%s = %d applies where offsets are not supported: %s" % (name, value, instead))
+
+
+def sizes(value: Any, name: str, routine: str) -> tuple[int, ...]:
     """A shape or strides: a tuple (or list) of size values; an int is a
     1-tuple."""
     if type(value) is tuple:
@@ -172,7 +184,7 @@ def sizes(value: Union[Size, Extent], name: str, routine: str) -> tuple[int, ...
 _PADDING = {0: ((), (0,), (0, 0), (0, 0, 0)), 1: ((), (1,), (1, 1), (1, 1, 1))}
 
 
-def triple(value: Extent, name: str, pad: int, routine: str) -> tuple[int, ...]:
+def triple(value: Any, name: str, pad: int, routine: str) -> tuple[int, ...]:
     """An origin or region: a tuple (or list) of 1 to 3 size values, padded
     to 3 with ``pad`` (0 for origins, 1 for regions)."""
     t = type(value)
@@ -190,7 +202,7 @@ def triple(value: Extent, name: str, pad: int, routine: str) -> tuple[int, ...]:
     return out + _PADDING[pad][3 - len(out)]
 
 
-def pitch_pair(value: Optional[Extent], name: str, routine: str) -> tuple[int, int]:
+def pitch_pair(value: Any, name: str, routine: str) -> tuple[int, int]:
     """Row and slice pitches: None or a tuple (or list) of at most 2 size
     values, padded with 0 (0: tightly packed)."""
     if value is None:
@@ -216,7 +228,7 @@ MAX_ALIGNMENT = 128
 ALIGNMENTS = frozenset([0] + [1 << i for i in range(MAX_ALIGNMENT.bit_length())])  # what alignment_value accepts
 
 
-def alignment_value(value: Size, routine: str) -> int:
+def alignment_value(value: Any, routine: str) -> int:
     """An SVM alignment: 0 (the driver's default) or a power of two up to
     MAX_ALIGNMENT."""
     if type(value) is int and value in ALIGNMENTS:
@@ -250,7 +262,7 @@ def _known_bits(cls: type[_ConstantClass]) -> int:
 _KNOWN_BITS: dict[type, int] = {}  # constant class -> the union of its flags
 
 
-def bits_value(value: Size, name: str, cls: type[_ConstantClass], routine: str) -> int:
+def bits_value(value: Any, name: str, cls: type[_ConstantClass], routine: str) -> int:
     """A flag set of constant class ``cls``: an int in 0 .. ULONG_LIMIT
     with no bits that ``cls`` does not define."""
     value = ulong_value(value, name, routine)
@@ -275,7 +287,7 @@ def exclusive(flags: int, group: int, cls: type[_ConstantClass], name: str, rout
 _valid_mem_flags: set[int] = set()  # mem_flags ints that passed mem_flags_value
 
 
-def mem_flags_value(flags: Size, routine: str, name: str = "flags") -> int:
+def mem_flags_value(flags: Any, routine: str, name: str = "flags") -> int:
     """``mem_flags`` as OpenCL takes them: known bits, one access flag, one
     host-access flag, USE_HOST_PTR with neither ALLOC nor COPY_HOST_PTR."""
     if type(flags) is int and flags in _valid_mem_flags:
@@ -295,7 +307,7 @@ def mem_flags_value(flags: Size, routine: str, name: str = "flags") -> int:
 _smf = _constants.svm_mem_flags
 
 
-def svm_flags_value(flags: Size, routine: str) -> int:
+def svm_flags_value(flags: Any, routine: str) -> int:
     """``svm_mem_flags``: known bits, one access flag, SVM_ATOMICS only with
     SVM_FINE_GRAIN_BUFFER."""
     flags = bits_value(flags, "flags", _smf, routine)
@@ -310,7 +322,7 @@ _MAP_ONE_OF = frozenset([_map.READ, _map.WRITE, _map.READ | _map.WRITE, _map.WRI
 _valid_map_flags: set[tuple[int, int]] = set()  # (map flags, memory object's flags) that passed map_flags_value
 
 
-def map_flags_value(flags: Size, mem: Optional[MemoryObject], routine: str) -> int:
+def map_flags_value(flags: Any, mem: Optional[MemoryObject], routine: str) -> int:
     """``map_flags`` for a map of ``mem`` (None for SVM, which has no host
     access flags): READ and/or WRITE, or WRITE_INVALIDATE_REGION alone,
     allowed by the object's host access flags."""
@@ -355,7 +367,7 @@ def property_list(properties: Iterable[Any], routine: str, limit: int = ULONG_LI
             flat.append(item)
     if len(flat) % 2:
         raise logic_error(routine, "properties = %r must be pairs of keys and values" % (flat,))
-    return [_bounded(v, "properties[%d]" % i, routine, limit) for i, v in enumerate(flat)]
+    return [bounded_value(v, "properties[%d]" % i, routine, limit) for i, v in enumerate(flat)]
 
 
 def properties_array(properties: Optional[Iterable[Any]], ctype: str, routine: str) -> Any:

@@ -100,13 +100,13 @@ def capture_kernel_call(
         raise TypeError("%s: unexpected keyword argument(s) %s" % (_ROUTINE, ", ".join(sorted(unknown))))
     wait_for = kwargs.get("wait_for")
     global_size = work_sizes(global_size, "global_size")
-    local_size = None if local_size is None else work_sizes(local_size, "local_size", len(global_size))
+    local_size = None if local_size is None else work_sizes(local_size, "local_size", len(global_size), "global_size")
     if kwargs.get("g_times_l"):
         if local_size is None:
             raise logic_error(_ROUTINE, "g_times_l needs a local_size")
         global_size = tuple(g * n for g, n in zip(global_size, local_size))
     offset = kwargs.get("global_offset")
-    offset = None if offset is None else work_sizes(offset, "global_offset", len(global_size))
+    offset = None if offset is None else work_sizes(offset, "global_offset", len(global_size), "global_size")
 
     device = queue.device
     program = kernel.program

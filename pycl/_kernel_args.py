@@ -36,13 +36,15 @@ class LocalMemory:
         return lib.pycl_kernel_set_arg(kernel, index, self.size, ffi.NULL)
 
 
-def work_sizes(value: Union[int, Extent], name: str, dims: Optional[int] = None) -> tuple[int, ...]:
+def work_sizes(
+    value: Union[int, Extent], name: str, dims: Optional[int] = None, global_name: str = "global_work_size"
+) -> tuple[int, ...]:
     """A work size or offset: an int or 1 to 3 of them (``dims`` of them,
-    where given)."""
+    the dimensions of the global size ``global_name``, where given)."""
     routine = "enqueue_nd_range_kernel"
     value = sizes(value, name, routine)
     if not 1 <= len(value) <= 3:
         raise logic_error(routine, "%s = %r must have 1 to 3 entries" % (name, value))
     if dims is not None and len(value) != dims:
-        raise logic_error(routine, "%s has %d dimensions but global_work_size has %d" % (name, len(value), dims))
+        raise logic_error(routine, "%s has %d dimensions but %s has %d" % (name, len(value), global_name, dims))
     return value

@@ -65,9 +65,24 @@ from pycl.transfer import (
     register_route,
 )
 from pycl.queue import queue_handle
-from pycl._args import ACCESS_FLAGS, HOST_PTR_FLAGS, NO_HOST_READ, NO_HOST_WRITE, describe, host_access, host_bytes
-from pycl._args import map_flags_value, mem_flags_value, mem_handle, pitch_pair, size_value, sizes
-from pycl._args import properties_array, triple, wait_list
+from pycl._args import (
+    ACCESS_FLAGS,
+    HOST_PTR_FLAGS,
+    NO_HOST_READ,
+    NO_HOST_WRITE,
+    describe,
+    host_access,
+    host_bytes,
+    map_flags_value,
+    mem_flags_value,
+    mem_handle,
+    pitch_pair,
+    properties_array,
+    size_value,
+    sizes,
+    triple,
+    wait_list,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -924,8 +939,7 @@ def image_from_array(
         else:
             num_channels = 1
     else:
-        if isinstance(num_channels, bool) or not isinstance(num_channels, (int, np.integer)):
-            raise TypeError("%s: num_channels must be an int, not %s" % (routine, type(num_channels).__name__))
+        num_channels = size_value(num_channels, "num_channels", routine)
         if num_channels not in _RGBA_PREFIX:
             raise logic_error(routine, "num_channels = %r must be 1, 2, 3 or 4" % (num_channels,))
         if num_channels > 1:
@@ -977,9 +991,10 @@ _AXIS_NAMES = {
 
 
 def _box(
-    image: Image, origin: _Coords, region: _Coords, origin_name: str, side: str, routine: str
+    image: Image, origin: Optional[_Coords], region: Optional[_Coords], origin_name: str, side: str, routine: str
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Padded ``(origin, region)`` checked to lie inside ``image``."""
+    """Padded ``(origin, region)`` checked to lie inside ``image`` (None,
+    the routes' default, is refused: they have to be given)."""
     origin = triple(origin, origin_name, 0, routine)
     region = triple(region, "region", 1, routine)
     extent = image._extent
@@ -1087,8 +1102,6 @@ def _image_host(
     routine = "enqueue_copy"
     if _wards._pending:
         _wards.prune_completed_front()
-    if origin is None or region is None:
-        raise TypeError("%s: a copy between an image and the host needs origin and region" % routine)
     q = queue_handle(queue, routine)
     mem = mem_handle(image, queue, routine, "src" if reading else "dest")
     host_name = "dest" if reading else "src"
@@ -1144,7 +1157,7 @@ def _read_image(
 
 
 def _buffer_span(
-    image: Image, buffer: Buffer, offset: Size, region: tuple[int, ...], routine: str, buffer_name: str
+    image: Image, buffer: Buffer, offset: Optional[Size], region: tuple[int, ...], routine: str, buffer_name: str
 ) -> int:
     offset = size_value(offset, "offset", routine)
     n = region[0] * region[1] * region[2] * image._element
@@ -1169,8 +1182,6 @@ def _copy_buffer_to_image(
     routine = "enqueue_copy"
     if _wards._pending:
         _wards.prune_completed_front()
-    if offset is None or origin is None or region is None:
-        raise TypeError("%s: a copy from a buffer to an image needs offset, origin and region" % routine)
     q = queue_handle(queue, routine)
     src_mem = mem_handle(src, queue, routine, "src")
     dst_mem = mem_handle(dest, queue, routine, "dest")
@@ -1200,8 +1211,6 @@ def _copy_image_to_buffer(
     routine = "enqueue_copy"
     if _wards._pending:
         _wards.prune_completed_front()
-    if offset is None or origin is None or region is None:
-        raise TypeError("%s: a copy from an image to a buffer needs origin, region and offset" % routine)
     q = queue_handle(queue, routine)
     src_mem = mem_handle(src, queue, routine, "src")
     dst_mem = mem_handle(dest, queue, routine, "dest")
@@ -1243,17 +1252,16 @@ def _copy_image(
     routine = "enqueue_copy"
     if _wards._pending:
         _wards.prune_completed_front()
-    if dest_origin is None:
-        dest_origin = dst_origin
+    dest_name = "dest_origin"
+    if dest_origin is None and dst_origin is not None:
+        dest_origin, dest_name = dst_origin, "dst_origin"
     elif dst_origin is not None:
         raise TypeError("%s: may not specify both 'dest_origin' and 'dst_origin'" % routine)
-    if src_origin is None or dest_origin is None or region is None:
-        raise TypeError("%s: a copy between images needs src_origin, dest_origin and region" % routine)
     q = queue_handle(queue, routine)
     src_mem = mem_handle(src, queue, routine, "src")
     dst_mem = mem_handle(dest, queue, routine, "dest")
     src_origin, region = _box(src, src_origin, region, "src_origin", "src", routine)
-    dest_origin, _ = _box(dest, dest_origin, region, "dest_origin", "dest", routine)
+    dest_origin, _ = _box(dest, dest_origin, region, dest_name, "dest", routine)
     if src._format != dest._format:
         raise logic_error(
             routine,

@@ -27,7 +27,7 @@ from pycl import budget as _budget
 from pycl import constants as _constants
 from pycl.errors import MemoryError, check, logic_error
 from pycl.memory import Buffer
-from pycl._args import SIZE_LIMIT, size_value, ulong_value
+from pycl._args import SIZE_LIMIT, bounded_value, size_value, ulong_value
 from pycl.svm import SVMPointer
 
 if TYPE_CHECKING:
@@ -68,10 +68,8 @@ __all__ = ["bin_number", "alloc_size", "MemoryPool", "SVMPool", "PooledBuffer", 
 
 
 def _leading_bits(leading_bits: int, name: str, routine: str) -> int:
-    leading_bits = size_value(leading_bits, name, routine)
-    if leading_bits > 32:
-        raise logic_error(routine, "%s = %d exceeds the limit of 32" % (name, leading_bits))
-    return leading_bits
+    # A bin is identified by at most 32 bits below the highest one.
+    return bounded_value(leading_bits, name, routine, 32)
 
 
 def bin_number(size: int, leading_bits: int = 4) -> int:

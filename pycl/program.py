@@ -434,16 +434,22 @@ class Kernel(Handle):
         if unknown:
             raise TypeError("Kernel.__call__: unexpected keyword argument(s) %s" % ", ".join(sorted(unknown)))
         self.set_args(*args)
-        return enqueue_nd_range_kernel(
+        return _launch(
             queue,
             self,
             global_size,
             local_size,
             kwargs.get("global_offset"),
             kwargs.get("wait_for"),
-            g_times_l=kwargs.get("g_times_l", False),
-            allow_empty_ndrange=kwargs.get("allow_empty_ndrange", False),
+            kwargs.get("g_times_l", False),
+            kwargs.get("allow_empty_ndrange", False),
+            _CALL_NAMES,
         )
+
+
+# The names of the work sizes in messages: those the caller used.
+_CALL_NAMES = ("global_size", "local_size", "global_offset")
+_ENQUEUE_NAMES = ("global_work_size", "local_work_size", "global_work_offset")
 
 
 def enqueue_nd_range_kernel(
@@ -460,17 +466,44 @@ def enqueue_nd_range_kernel(
     are named and ordered as PyOpenCL's implementation has them (its stub says
     ``global_offset`` and keyword-only flags; code written against it fails
     there too)."""
+    return _launch(
+        queue,
+        kernel,
+        global_work_size,
+        local_work_size,
+        global_work_offset,
+        wait_for,
+        g_times_l,
+        allow_empty_ndrange,
+        _ENQUEUE_NAMES,
+    )
+
+
+def _launch(
+    queue: CommandQueue,
+    kernel: Kernel,
+    global_work_size: Union[int, Extent],
+    local_work_size: Optional[Union[int, Extent]],
+    global_work_offset: Optional[Union[int, Extent]],
+    wait_for: WaitList,
+    g_times_l: bool,
+    allow_empty_ndrange: bool,
+    names: tuple[str, str, str],
+) -> Event:
+    """``enqueue_nd_range_kernel``; ``names`` name the three work sizes in
+    messages."""
     from pycl.event import enqueue_marker
 
-    global_size = work_sizes(global_work_size, "global_work_size")
+    global_name, local_name, offset_name = names
+    global_size = work_sizes(global_work_size, global_name)
     dims = len(global_size)
-    local_size = None if local_work_size is None else work_sizes(local_work_size, "local_work_size", dims)
+    local_size = None if local_work_size is None else work_sizes(local_work_size, local_name, dims, global_name)
     if g_times_l:
         if local_size is None:
-            raise logic_error("enqueue_nd_range_kernel", "g_times_l needs a local_work_size")
+            raise logic_error("enqueue_nd_range_kernel", "g_times_l needs a %s" % local_name)
         global_size = tuple(g * n for g, n in zip(global_size, local_size))
-        global_size = work_sizes(global_size, "global_work_size * local_work_size")
-    offset = None if global_work_offset is None else work_sizes(global_work_offset, "global_work_offset", dims)
+        global_size = work_sizes(global_size, "%s * %s" % (global_name, local_name))
+    offset = None if global_work_offset is None else work_sizes(global_work_offset, offset_name, dims, global_name)
     kernel._check_args_alive()
     program = kernel._program
     if program is not None and program._built_for is not None:

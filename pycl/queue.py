@@ -59,9 +59,9 @@ def _queue_properties(properties: Optional[Union[int, Sequence[tuple[int, int]]]
     ``queue_properties``, as a 0-terminated ``cl_queue_properties`` array."""
     if properties is None:
         return ffi.NULL, 0
-    if hasattr(properties, "__index__"):  # command_queue_properties bits
-        properties = [(_constants.queue_properties.PROPERTIES, properties)]
-    flat = property_list(properties, "CommandQueue")
+    # command_queue_properties bits, or pairs
+    pairs = [(_constants.queue_properties.PROPERTIES, properties)] if hasattr(properties, "__index__") else properties
+    flat = property_list(pairs, "CommandQueue")
     bits = 0
     for key, value in zip(flat[::2], flat[1::2]):
         if key == _constants.queue_properties.PROPERTIES:

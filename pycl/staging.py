@@ -32,7 +32,7 @@ from pycl._lib import ffi, lib
 from pycl import budget as _budget
 from pycl import constants as _constants
 from pycl.errors import check, logic_error
-from pycl._args import size_value
+from pycl._args import SIZE_LIMIT, bounded_value
 from pycl.mapping import MemoryMap
 
 if TYPE_CHECKING:
@@ -92,16 +92,15 @@ def configure(
         "between_chunk_bytes": between_chunk_bytes,
         "between_slots": between_slots,
     }
+    # Thread and slot counts have limits of their own; sizes the one of sizes.
+    limits = {"threads": 64, "between_slots": 1024}
     for name, value in counts.items():
         if value is not None:
-            value = counts[name] = size_value(value, name, "staging.configure")
+            value = counts[name] = bounded_value(value, name, "staging.configure", limits.get(name, SIZE_LIMIT))
             if value == 0:
                 raise logic_error("staging.configure", "%s = 0 is not positive" % name)
     if counts["between_slots"] == 1:
         raise logic_error("staging.configure", "between_slots must be at least 2 (reads run ahead of writes), got 1")
-    for name, limit in (("threads", 64), ("between_slots", 1024)):
-        if counts[name] is not None and counts[name] > limit:
-            raise logic_error("staging.configure", "%s = %d exceeds the limit of %d" % (name, counts[name], limit))
     counts["device_types"] = device_types
     for name, value in counts.items():
         if value is not None:

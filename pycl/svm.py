@@ -58,7 +58,7 @@ from pycl import budget as _budget
 from pycl import constants as _constants
 from pycl import transfer as _transfer
 from pycl._args import ALIGNMENTS, MAX_ALIGNMENT, SIZE_LIMIT, alignment_value, bits_value, describe, host_bytes
-from pycl._args import map_flags_value, size_value, svm_flags_value, uint_value, wait_list
+from pycl._args import map_flags_value, no_offset, size_value, svm_flags_value, uint_value, wait_list
 from pycl import _wards
 from pycl.context import Context
 from pycl.errors import LogicError, MemoryError, UnavailableError, check, logic_error
@@ -109,6 +109,7 @@ __all__ = [
 ]
 
 _smf = _constants.svm_mem_flags
+_SLICE_THE_SVM = "SVM copies take none; slice the array instead, e.g. SVM(ary[a:b])"
 _caps = _constants.device_svm_capabilities
 _map = _constants.map_flags
 _OUT_OF_ORDER = _constants.command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABLE
@@ -948,14 +949,6 @@ def _side(
     return host, len(host), obj
 
 
-def _no_offset(value: Size, name: str, routine: str) -> None:
-    if value:
-        raise logic_error(
-            routine,
-            "%s = %r is not supported on SVM copies: slice the array instead, e.g. SVM(ary[a:b])" % (name, value),
-        )
-
-
 def _enqueue_svm_memcpy(
     queue: CommandQueue,
     dest: Union[SVMPointer, HostDestination],
@@ -971,8 +964,8 @@ def _enqueue_svm_memcpy(
     if _wards._pending:
         _wards.prune_completed_front()
     q = _svm_queue(queue, routine)
-    _no_offset(src_offset, "src_offset", routine)
-    _no_offset(dst_offset, "dst_offset", routine)
+    no_offset(src_offset, "src_offset", routine, _SLICE_THE_SVM)
+    no_offset(dst_offset, "dst_offset", routine, _SLICE_THE_SVM)
     dst, dst_size, dst_host = _side(dest, True, queue, routine, "dest")
     src_ptr, src_size, src_host = _side(src, False, queue, routine, "src")
     if byte_count is None:
@@ -1036,7 +1029,20 @@ def enqueue_svm_memfill(
     """Fill ``byte_count`` bytes (default: all) of ``dest`` (an SVMPointer, or
     a buffer-protocol object of SVM memory) with ``pattern`` (1, 2, 4, ...
     128 bytes; ``dest`` and ``byte_count`` must be multiples of its size)."""
-    routine = "enqueue_svm_memfill"
+    return _memfill(queue, dest, pattern, byte_count, wait_for, "enqueue_svm_memfill", "byte_count")
+
+
+def _memfill(
+    queue: CommandQueue,
+    dest: Union[SVMPointer, HostDestination],
+    pattern: HostSource,
+    byte_count: Optional[Size],
+    wait_for: WaitList,
+    routine: str,
+    count_name: str,
+) -> Event:
+    """``enqueue_svm_memfill`` for ``routine``, whose byte count is called
+    ``count_name``."""
     q = _svm_queue(queue, routine)
     if not isinstance(dest, SVMPointer):
         dest = SVM(dest)
@@ -1050,14 +1056,14 @@ def enqueue_svm_memfill(
         )
     if byte_count is None:
         if size is None:
-            raise logic_error(routine, "the size of dest is unknown: pass byte_count")
+            raise logic_error(routine, "the size of dest is unknown: pass %s" % count_name)
         n = size
     else:
-        n = size_value(byte_count, "byte_count", routine)
+        n = size_value(byte_count, count_name, routine)
         if size is not None and n > size:
-            raise logic_error(routine, "byte_count = %d is larger than dest (%d bytes)" % (n, size))
+            raise logic_error(routine, "%s = %d is larger than dest (%d bytes)" % (count_name, n, size))
     if n % p:
-        raise logic_error(routine, "byte_count = %d is not a multiple of the pattern size %d" % (n, p))
+        raise logic_error(routine, "%s = %d is not a multiple of the pattern size %d" % (count_name, n, p))
     if n and ptr % p:
         raise logic_error(routine, "dest at 0x%x is not aligned to the pattern size %d (OpenCL requires it)" % (ptr, p))
     count, events = wait_list(wait_for, routine)
@@ -1079,12 +1085,8 @@ def _fill_route(
     offset: Size,
     wait_for: WaitList,
 ) -> Event:
-    if offset:
-        raise logic_error(
-            "enqueue_fill",
-            "offset = %r is not supported for SVM: fill a slice instead, e.g. SVM(ary[a:b])" % (offset,),
-        )
-    return enqueue_svm_memfill(queue, dest, pattern, size, wait_for)
+    no_offset(offset, "offset", "enqueue_fill", "SVM fills take none; fill a slice instead, e.g. SVM(ary[a:b])")
+    return _memfill(queue, dest, pattern, size, wait_for, "enqueue_fill", "size")
 
 
 _transfer.register_fill("svm", _fill_route)

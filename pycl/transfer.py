@@ -35,7 +35,7 @@ from pycl.memory import MemoryObject
 from pycl.platform import Platform
 from pycl.queue import CommandQueue, queue_handle
 from pycl._args import NO_HOST_READ, NO_HOST_WRITE, bits_value, describe, host_access, host_bytes, mem_handle
-from pycl._args import pitch_pair, size_value, triple, wait_list
+from pycl._args import no_offset, pitch_pair, size_value, triple, wait_list
 
 if TYPE_CHECKING:
     from typing import TypeVar
@@ -61,6 +61,7 @@ __all__ = [
 ]
 
 _mf = _constants.mem_flags
+_SLICE_THE_HOST = "the host side of a transfer takes none; pass a slice of the host array instead"
 
 
 # {{{ checks shared by the routes
@@ -89,15 +90,6 @@ def _nanny(out: Any, out_int: Any, host_obj: object, host: Any, is_blocking: boo
     return event
 
 
-def _host_offset_must_be_zero(value: Size, name: str, routine: str) -> None:
-    if value:
-        raise logic_error(
-            routine,
-            "%s = %r applies to the host side here, where offsets are not supported: pass a slice of the "
-            "host array instead" % (name, value),
-        )
-
-
 def _check_alias_presence(function: _Route, kwargs: dict[str, Any]) -> None:
     """PyOpenCL refuses a deprecated keyword given together with its new
     name, whatever the new one's value (it tests presence): so does pycl."""
@@ -107,10 +99,13 @@ def _check_alias_presence(function: _Route, kwargs: dict[str, Any]) -> None:
 
 
 def _deprecated_alias(kwargs_value: Optional[Size], new_value: Size, old: str, new: str, routine: str) -> Size:
+    """The value of ``new`` or of its deprecated alias ``old`` (checked under
+    that name, as the caller wrote it)."""
     if kwargs_value is None:
         return new_value
     if new_value:
         raise TypeError("%s: may not specify both '%s' and '%s'" % (routine, old, new))
+    kwargs_value = size_value(kwargs_value, old, routine)
     warnings.warn(
         "The '%s' argument of %s is deprecated. Use '%s' instead." % (old, routine, new),
         DeprecationWarning,
@@ -285,7 +280,7 @@ def _write_buffer(
     if device_offset is not None:
         dst_offset = _deprecated_alias(device_offset, dst_offset, "device_offset", "dst_offset", routine)
     dst_offset = size_value(dst_offset, "dst_offset", routine)
-    _host_offset_must_be_zero(src_offset, "src_offset", routine)
+    no_offset(src_offset, "src_offset", routine, _SLICE_THE_HOST)
     if dst_offset + n > dest._size:
         raise logic_error(
             routine,
@@ -331,7 +326,7 @@ def _read_buffer(
     if device_offset is not None:
         src_offset = _deprecated_alias(device_offset, src_offset, "device_offset", "src_offset", routine)
     src_offset = size_value(src_offset, "src_offset", routine)
-    _host_offset_must_be_zero(dst_offset, "dst_offset", routine)
+    no_offset(dst_offset, "dst_offset", routine, _SLICE_THE_HOST)
     if src_offset + n > src._size:
         raise logic_error(
             routine,
