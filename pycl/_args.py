@@ -175,31 +175,39 @@ def sizes(value: Any, name: str, routine: str) -> tuple[int, ...]:
         else:
             return value
     elif not isinstance(value, list):
-        if isinstance(value, (bool, np.bool_)) or not hasattr(value, "__index__"):
-            raise TypeError("%s: %s must be an int or a tuple of ints, not %s" % (routine, name, type(value).__name__))
         return (size_value(value, name, routine),)
     return tuple(size_value(v, "%s[%d]" % (name, i), routine) for i, v in enumerate(value))
-
-
-_PADDING = {0: ((), (0,), (0, 0), (0, 0, 0)), 1: ((), (1,), (1, 1), (1, 1, 1))}
 
 
 def triple(value: Any, name: str, pad: int, routine: str) -> tuple[int, ...]:
     """An origin or region: a tuple (or list) of 1 to 3 size values, padded
     to 3 with ``pad`` (0 for origins, 1 for regions)."""
-    t = type(value)
-    if (t is tuple or t is list) and 0 < len(value) <= 3:
-        for v in value:
-            if type(v) is not int or not 0 <= v <= SIZE_LIMIT:
-                break
+    if type(value) is tuple:
+        # The common case, a tuple of plain ints, unrolled: no loop, no call.
+        n = len(value)
+        if n == 3:
+            a, b, c = value
+        elif n == 2:
+            (a, b), c = value, pad
+        elif n == 1:
+            a, b, c = value[0], pad, pad
         else:
-            return tuple(value) + _PADDING[pad][3 - len(value)]
+            a = b = c = None
+        if (
+            type(a) is int
+            and type(b) is int
+            and type(c) is int
+            and 0 <= a <= SIZE_LIMIT
+            and 0 <= b <= SIZE_LIMIT
+            and 0 <= c <= SIZE_LIMIT
+        ):
+            return (a, b, c)
     if not isinstance(value, (tuple, list)):
         raise TypeError("%s: %s must be a tuple of 1 to 3 ints, not %s" % (routine, name, type(value).__name__))
     if not 1 <= len(value) <= 3:
         raise logic_error(routine, "%s = %r must have 1 to 3 entries" % (name, tuple(value)))
     out = tuple(size_value(v, "%s[%d]" % (name, i), routine) for i, v in enumerate(value))
-    return out + _PADDING[pad][3 - len(out)]
+    return out + (pad,) * (3 - len(out))
 
 
 def pitch_pair(value: Any, name: str, routine: str) -> tuple[int, int]:
@@ -207,13 +215,12 @@ def pitch_pair(value: Any, name: str, routine: str) -> tuple[int, int]:
     values, padded with 0 (0: tightly packed)."""
     if value is None:
         return (0, 0)
-    t = type(value)
-    if (t is tuple or t is list) and len(value) <= 2:
-        for v in value:
-            if type(v) is not int or not 0 <= v <= SIZE_LIMIT:
-                break
-        else:
-            return (value[0] if value else 0, value[1] if len(value) == 2 else 0)
+    if type(value) is tuple:
+        n = len(value)
+        a = value[0] if n else 0
+        b = value[1] if n == 2 else 0
+        if n < 3 and type(a) is int and type(b) is int and 0 <= a <= SIZE_LIMIT and 0 <= b <= SIZE_LIMIT:
+            return (a, b)
     if not isinstance(value, (tuple, list)):
         raise TypeError("%s: %s must be a tuple of at most 2 ints, not %s" % (routine, name, type(value).__name__))
     if len(value) > 2:

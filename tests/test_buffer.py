@@ -111,20 +111,21 @@ def test_kernel_arg(cq, device):
 
 
 @pytest.mark.parametrize(
-    "flags",
+    "flags, why",
     [
-        mf.READ_ONLY | mf.WRITE_ONLY,
-        mf.READ_WRITE | mf.READ_ONLY,
-        mf.HOST_READ_ONLY | mf.HOST_NO_ACCESS,
-        mf.USE_HOST_PTR | mf.COPY_HOST_PTR,
-        mf.USE_HOST_PTR | mf.ALLOC_HOST_PTR,
-        1 << 40,
+        (mf.READ_ONLY | mf.WRITE_ONLY, "combine mutually exclusive flags"),
+        (mf.READ_WRITE | mf.READ_ONLY, "combine mutually exclusive flags"),
+        (mf.HOST_READ_ONLY | mf.HOST_NO_ACCESS, "combine mutually exclusive flags"),
+        (mf.USE_HOST_PTR | mf.COPY_HOST_PTR, "USE_HOST_PTR excludes ALLOC_HOST_PTR and COPY_HOST_PTR"),
+        (mf.USE_HOST_PTR | mf.ALLOC_HOST_PTR, "USE_HOST_PTR excludes ALLOC_HOST_PTR and COPY_HOST_PTR"),
+        (1 << 40, "holds bits that are no mem_flags"),
     ],
 )
-def test_invalid_flags(cq, flags):
+def test_invalid_flags(cq, flags, why):
     ctx, _ = cq
-    with pytest.raises(cl.LogicError, match="flags"):
+    with pytest.raises(cl.LogicError, match=why) as info:
         cl.Buffer(ctx, flags, 64, hostbuf=np.zeros(64, np.uint8) if flags & mf.USE_HOST_PTR else None)
+    assert info.value.routine == "Buffer"  # refused by pycl, before the driver
 
 
 def test_invalid_creation(cq):

@@ -191,6 +191,22 @@ def test_queue_properties_and_info(ctx_factory):
     queue.finish()
 
 
+def test_property_lists_are_checked(ctx_factory):
+    """Queue and context properties are pairs of ints that fit their C type,
+    refused by pycl before the driver (a 2**70 value was cffi's OverflowError)."""
+    ctx = ctx_factory()
+    device = ctx_factory.device
+    with pytest.raises(cl.LogicError, match="must be pairs of keys and values") as info:
+        cl.CommandQueue(ctx, device, [(cl.queue_properties.PROPERTIES,)])
+    assert info.value.routine == "CommandQueue"
+    with pytest.raises(cl.LogicError, match=r"properties\[1\] = %d exceeds the limit of %d" % (2**70, 2**64 - 1)):
+        cl.CommandQueue(ctx, device, 2**70)
+    with pytest.raises(TypeError, match=r"properties\[1\] must be an int, not float"):
+        cl.CommandQueue(ctx, device, [(cl.queue_properties.PROPERTIES, 1.5)])
+    with pytest.raises(cl.LogicError, match=r"properties\[1\] = -1 is negative"):
+        cl.Context([device], properties=[(cl.context_properties.PLATFORM, -1)])
+
+
 def test_queue_size_property_needs_2_0(ctx_factory):
     """CL_QUEUE_SIZE has no OpenCL 1.2 equivalent: UnavailableError below 2.0
     (also under PYCL_FORCE_CL_VERSION=1.2), accepted with on-device queues above."""

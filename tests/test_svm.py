@@ -195,6 +195,8 @@ def test_allocation_argument_checks(svm_ctx, ctx_factory):
         cl.SVMAllocation(ctx, 64, 0, 1 << 40, queue)
     with pytest.raises(cl.LogicError, match="exclusive"):
         cl.SVMAllocation(ctx, 64, 0, RW | cl.svm_mem_flags.READ_ONLY, queue)
+    with pytest.raises(cl.LogicError, match="SVM_ATOMICS needs SVM_FINE_GRAIN_BUFFER"):
+        cl.SVMAllocation(ctx, 64, 0, RW | cl.svm_mem_flags.SVM_ATOMICS, queue)
     ooo = cl.CommandQueue(ctx, properties=cl.command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABLE)
     with pytest.raises(cl.LogicError, match="out-of-order"):
         cl.SVMAllocation(ctx, 64, 0, RW, ooo)
