@@ -18,7 +18,7 @@ from pycl._handle import Handle
 from pycl.platform import Device
 from pycl.queue import enqueue_handle
 from pycl._capture_call import capture_kernel_call
-from pycl._kernel_args import LocalMemory, work_sizes
+from pycl._kernel_args import LocalMemory, check_group_count, work_sizes
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
@@ -504,6 +504,7 @@ def _launch(
         global_size = tuple(g * n for g, n in zip(global_size, local_size))
         global_size = work_sizes(global_size, "%s * %s" % (global_name, local_name))
     offset = None if global_work_offset is None else work_sizes(global_work_offset, offset_name, dims, global_name)
+    check_group_count(queue._device, global_size, local_size, (global_name, local_name))
     kernel._check_args_alive()
     program = kernel._program
     if program is not None and program._built_for is not None:

@@ -273,3 +273,58 @@ def test_source_as_bytes_and_spirv_refused(ctx_factory):
     assert not cl.tools.is_spirv(source) and not cl.tools.is_spirv(source.encode())
     with pytest.raises(TypeError, match="str or bytes"):
         cl.Program(ctx, 42)
+
+
+# A child process launches on the device given by its platform and device
+# index; a driver abort there fails the test instead of ending the run.
+_GROUP_LAUNCH = """
+import sys
+import pycl as cl
+device = cl.get_platforms()[int(sys.argv[1])].get_devices()[int(sys.argv[2])]
+ctx = cl.Context([device])
+queue = cl.CommandQueue(ctx)
+knl = cl.Program(ctx, "__kernel void k(__global uint *o) { o[0] = 1; }").build().k
+knl.set_arg(0, cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 4))
+for global_size, local_size in [((2**16, 2**16), (1, 1)), ((2**40,), (256,)), ((2**44,), None)]:
+    try:
+        cl.enqueue_nd_range_kernel(queue, knl, global_size, local_size)
+    except cl.UnavailableError as error:
+        print("refused:", error)
+    queue.finish()
+print("done")
+"""
+
+
+def test_pocl_launch_of_2_32_work_groups_is_refused(ctx_factory):
+    """PoCL 3.0 and 3.1 abort the process for a launch of 2**32 or more
+    work-groups (docs/quirks.md): pycl refuses it there, naming the count,
+    and launches of 2**31 groups still run."""
+    import subprocess
+    import sys
+
+    device = ctx_factory.device
+    if "PoCL 3." not in device.platform.version:
+        pytest.skip("%s would run 2**32 work-groups (minutes): only PoCL 3 refuses them" % device.name)
+    require_kernel_compiler(device)
+    platforms = cl.get_platforms()
+    p = platforms.index(device.platform)
+    d = platforms[p].get_devices().index(device)
+    run = subprocess.run(
+        [sys.executable, "-c", _GROUP_LAUNCH, str(p), str(d)], capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0 and run.stdout.endswith("done\n"), (run.returncode, run.stdout, run.stderr[-2000:])
+    refused = [line for line in run.stdout.splitlines() if line.startswith("refused:")]
+    assert len(refused) == 3, run.stdout
+    assert "global_work_size = (65536, 65536) with local_work_size = (1, 1) makes 4294967296 work-groups" in refused[0]
+    assert "makes 4294967296 work-groups" in refused[1]
+    assert "makes up to 17592186044416 work-groups" in refused[2] and "pass a local_work_size" in refused[2]
+    ctx = ctx_factory()
+    queue = cl.CommandQueue(ctx)
+    knl = cl.Program(ctx, SOURCE).build().offset_ids
+    out = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 4 * 2**16)
+    knl.set_arg(0, out)
+    # 2**16 groups of one: far below the limit, and they run.
+    cl.enqueue_nd_range_kernel(queue, knl, (2**16,), (1,))
+    ids = np.empty(2**16, np.int32)
+    cl.enqueue_copy(queue, ids, out)
+    assert np.array_equal(ids, np.arange(2**16))
