@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Optional, Union
 
 from pycl._lib import ffi, lib
+from pycl import constants as _constants
 from pycl.errors import UnavailableError, logic_error
 from pycl._args import size_value, sizes
 
@@ -51,9 +52,10 @@ def work_sizes(
     return value
 
 
-# PoCL 3.0 and 3.1 (pthread devices) count a launch's work-groups in 32 bits:
-# 2**32 or more of them abort the process (assertion `max_wgs > 0` in
-# pthread_scheduler.c, or SIGILL/SIGFPE), measured 2026-11-26; 2**31 run.
+# PoCL's CPU devices count a launch's work-groups in 32 bits: 2**32 or more
+# of them abort the process (PoCL 3.1: assertion `max_wgs > 0` in
+# pthread_scheduler.c; 3.0: SIGILL or SIGFPE; 5.0: SIGFPE), measured
+# 2026-11-26; 2**31 run.
 _POCL_MAX_GROUPS = 1 << 32
 _group_limits: dict[int, Optional[int]] = {}  # device handle -> the limit, or None
 
@@ -66,7 +68,8 @@ def check_group_count(
     counts as one (the worst case)."""
     limit = _group_limits.get(device._ptr, 0)
     if limit == 0:
-        limit = _group_limits[device._ptr] = _POCL_MAX_GROUPS if "PoCL 3." in device.platform.version else None
+        pocl_cpu = "PoCL" in device.platform.version and device.type & _constants.device_type.CPU
+        limit = _group_limits[device._ptr] = _POCL_MAX_GROUPS if pocl_cpu else None
     if limit is None:
         return
     groups = 1
