@@ -10,6 +10,8 @@
 #   make test-wheel       build the sdist and wheel, install the wheel in a fresh
 #                         environment and run the suite from outside the checkout
 #   make docs             the Sphinx site in docs/_build/html (warnings are errors)
+#   make mutate           take each argument check out in turn: the tests must fail
+#                         (tools/mutate_checks.py; about 30 minutes on the PoCL devices)
 PYTHON ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
@@ -78,6 +80,17 @@ typecheck: $(VENV)/.installed-test
 
 test-wheel:
 	tools/test-wheel.sh $(PYTHON)
+
+# The PoCL devices only (about 30 minutes for both); MUTATE_DEVICE="" runs every device.
+MUTATE_DEVICE ?= Portable Computing Language
+MUTATE_TESTS = tests/test_args_sweep.py tests/test_buffer.py tests/test_transfer.py tests/test_map.py \
+	tests/test_svm.py tests/test_runtime.py tests/test_image.py tests/test_sampler_pipe.py
+.PHONY: mutate
+mutate: $(VENV)/.installed-test
+	PYOPENCL_TEST="$(MUTATE_DEVICE)" $(BIN)/python tools/mutate_checks.py --tests $(MUTATE_TESTS)
+	for m in svm pool memory; do \
+		PYOPENCL_TEST="$(MUTATE_DEVICE)" $(BIN)/python tools/mutate_checks.py --module pycl/$$m.py --limits-only \
+			|| exit 1; done
 
 lint: install
 	$(BIN)/python -m pip install -q ruff

@@ -27,12 +27,19 @@ function, ``<name>`` the argument, with ``[i]`` for an entry of a tuple):
 - ``TypeError: <routine>: <name> must be a tuple of 1 to 3 ints, not <type>``
   and ``LogicError: <name> = <value> must have 1 to 3 entries`` (origins,
   regions; pitches take at most 2 entries);
-- ``LogicError: <name> = 0x<bits> holds bits that are no <class>``.
+- ``LogicError: <name> = 0x<bits> holds bits that are no <class>``;
+- ``LogicError: <name> = <value> applies where offsets are not supported``
+  (an offset on the host side of a transfer, or on SVM).
 
 Every check has a fast path for the common case (a plain int in range, a
-tuple of such ints): it accepts exactly what the general path accepts and
-formats no message; anything else goes to the general path, which names what
-is wrong.
+tuple of such ints) that formats no message and accepts nothing the general
+path would refuse; anything else goes to the general path, which names what
+is wrong. A few hot callers inline a fast path of their own with these
+limits (``Buffer``, ``SVMAllocation``, ``MemoryPool.allocate``).
+
+``tests/test_args_sweep.py`` feeds every public argument of these kinds the
+bad values; ``make mutate`` (``tools/mutate_checks.py``) takes each check out
+in turn, fast paths included, and fails if the tests do not notice.
 """
 
 from __future__ import annotations

@@ -296,6 +296,12 @@ def test_rect_argument_errors(cq):
         (dict(good, region=4), TypeError, "region must be a tuple"),
         (dict(good, host_origin=(0.5,)), TypeError, r"host_origin\[0\] must be an int"),
         (dict(good, buffer_origin=(2**64,)), cl.LogicError, "exceeds the limit"),
+        # Each entry of an origin, region and pitch pair is bounded, the
+        # first ones too (their fast paths test the entries one by one).
+        (dict(good, buffer_pitches=(2**63, 0)), cl.LogicError, r"buffer_pitches\[0\] = %d exceeds the limit" % 2**63),
+        (dict(good, host_pitches=(4, 2**63)), cl.LogicError, r"host_pitches\[1\] = %d exceeds the limit" % 2**63),
+        (dict(good, region=(2**63, 1)), cl.LogicError, r"region\[0\] = %d exceeds the limit" % 2**63),
+        (dict(good, host_origin=(0, 0, 2**63)), cl.LogicError, r"host_origin\[2\] = %d exceeds the limit" % 2**63),
     ]
     for kwargs, error, message in cases:
         with pytest.raises(error, match=message):
