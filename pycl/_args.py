@@ -370,18 +370,28 @@ def host_access(mem: MemoryObject, forbidden: int, routine: str, what: str) -> N
         )
 
 
-def property_list(properties: Iterable[Any], routine: str, limit: int = ULONG_LIMIT) -> list[int]:
+def property_list(properties: Iterable[Any], routine: str, limit: int = ULONG_LIMIT, bools: bool = False) -> list[int]:
     """Properties as a flat list of keys and values, from pairs or from a
-    flat sequence; each an int in 0 .. ``limit`` named ``properties[i]``."""
+    flat sequence (a trailing 0 terminator dropped); each an int in
+    0 .. ``limit`` named ``properties[i]`` (or a bool where ``bools``)."""
+    if isinstance(properties, (str, bytes)) or not hasattr(properties, "__iter__"):
+        raise TypeError(
+            "%s: properties must be a sequence of keys and values, not %s" % (routine, type(properties).__name__)
+        )
     flat: list[Any] = []
     for item in properties:
         if isinstance(item, (tuple, list)):
             flat.extend(item)
         else:
             flat.append(item)
+    if len(flat) % 2 and flat[-1] == 0:
+        flat.pop()
     if len(flat) % 2:
         raise logic_error(routine, "properties = %r must be pairs of keys and values" % (flat,))
-    return [bounded_value(v, "properties[%d]" % i, routine, limit) for i, v in enumerate(flat)]
+    return [
+        int(v) if bools and isinstance(v, bool) else bounded_value(v, "properties[%d]" % i, routine, limit)
+        for i, v in enumerate(flat)
+    ]
 
 
 def properties_array(properties: Optional[Iterable[Any]], ctype: str, routine: str) -> Any:

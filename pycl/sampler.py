@@ -20,7 +20,7 @@ from pycl import constants as _constants
 from pycl import _info
 from pycl.errors import check, logic_error
 from pycl._handle import Handle, out_cell
-from pycl._args import ulong_value
+from pycl._args import property_list, ulong_value
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -73,22 +73,9 @@ def _check_combination(flat: list[int], routine: str) -> None:
 
 
 def _flat_properties(properties: Iterable[_SamplerProperty], routine: str) -> list[int]:
-    """A flat ``[key, value, ...]`` list from a flat sequence or from pairs."""
-    if isinstance(properties, (str, bytes)) or not hasattr(properties, "__iter__"):
-        raise TypeError(
-            "%s: properties must be a sequence of keys and values, not %s" % (routine, type(properties).__name__)
-        )
-    flat: list[Any] = []
-    for item in properties:
-        if isinstance(item, (tuple, list)):
-            flat.extend(item)
-        else:
-            flat.append(item)
-    if flat and flat[-1] == 0 and len(flat) % 2:
-        flat.pop()  # a trailing 0 terminator
-    if len(flat) % 2:
-        raise logic_error(routine, "properties %r must be pairs of keys and values" % (list(properties),))
-    flat = [_int(v, "properties[%d]" % i, routine) for i, v in enumerate(flat)]
+    """A flat ``[key, value, ...]`` list from a flat sequence or from pairs
+    (normalized_coords may be a bool)."""
+    flat = property_list(properties, routine, bools=True)
     keys = flat[::2]
     for key, value in zip(keys, flat[1::2]):
         _check_value(key, value, routine)
