@@ -205,6 +205,8 @@ def test_property_lists_are_checked(ctx_factory):
         cl.CommandQueue(ctx, device, [(cl.queue_properties.PROPERTIES, 1.5)])
     with pytest.raises(cl.LogicError, match=r"properties\[1\] = -1 is negative"):
         cl.Context([device], properties=[(cl.context_properties.PLATFORM, -1)])
+    with pytest.raises(TypeError, match="properties must be a sequence of keys and values, not str"):
+        cl.CommandQueue(ctx, device, "PROFILING_ENABLE")
 
 
 def test_queue_size_property_needs_2_0(ctx_factory):
