@@ -587,7 +587,7 @@ def _target(entry, ratio, label):
     limit = entry.get("target") or TARGETS[entry["kind"]]
     if entry["kind"] == "object":
         limit = next((t for prefix, t in OBJECT_TARGETS if entry["name"].startswith(prefix)), limit)
-    return "%s <=%.1fx %s" % (label, limit, "ok" if ratio <= limit else "MISSED")
+    return "%s <=%gx %s" % (label, limit, "ok" if ratio <= limit else "MISSED")
 
 
 def table(title, columns, pairs, reports, notes):
