@@ -614,7 +614,7 @@ def table(title, columns, pairs, reports, notes):
         layout.extend(("ratio", pair) for pair in pairs if pair[2] == index)
     heads = ["operation"] + [columns[item][0] if kind == "time" else item[0] for kind, item in layout]
     if pairs:
-        heads.append("targets (DESIGN.md)")
+        heads.append("targets")
     lines.append("| " + " | ".join(heads) + " |")
     lines.append("|" + "---|" * len(heads))
     skipped = {}  # (reason, columns) -> operations
