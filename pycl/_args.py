@@ -166,7 +166,7 @@ def _as_int(value: Any, name: str, routine: str) -> int:
 def no_offset(value: Any, name: str, routine: str, instead: str) -> None:
     """An offset that the route cannot honour: it must be 0; ``instead``
     says what to pass instead."""
-    if value != 0 or type(value) is not int:
+    if type(value) is not int or value != 0:  # the type first: an array compares to an array
         value = size_value(value, name, routine)
         if value:
             raise logic_error(routine, "%s = %d applies where offsets are not supported: %s" % (name, value, instead))
@@ -384,7 +384,7 @@ def property_list(properties: Iterable[Any], routine: str, limit: int = ULONG_LI
             flat.extend(item)
         else:
             flat.append(item)
-    if len(flat) % 2 and flat[-1] == 0:
+    if len(flat) % 2 and type(flat[-1]) is int and flat[-1] == 0:
         flat.pop()
     if len(flat) % 2:
         raise logic_error(routine, "properties = %r must be pairs of keys and values" % (flat,))

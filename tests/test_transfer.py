@@ -84,6 +84,10 @@ def test_host_side_errors(cq):
         cl.enqueue_copy(queue, np.zeros(4, np.uint8), buf, src_offset=-4)
     with pytest.raises(TypeError, match="src_offset"):
         cl.enqueue_copy(queue, np.zeros(4, np.uint8), buf, src_offset=4.0)
+    # An array where an offset that must be 0 goes: its type is refused
+    # before any comparison (an array compared with 0 has no truth value).
+    with pytest.raises(TypeError, match="src_offset must be an int, not ndarray"):
+        cl.enqueue_copy(queue, buf, np.zeros(4, np.uint8), src_offset=np.array([1, 2]))
     with pytest.raises(TypeError, match="buffer protocol"):
         cl.enqueue_copy(queue, buf, 17)
     with pytest.raises(TypeError, match="host-to-host"):
@@ -296,6 +300,7 @@ def test_rect_argument_errors(cq):
         (dict(good, region=4), TypeError, "region must be a tuple"),
         (dict(good, host_origin=(0.5,)), TypeError, r"host_origin\[0\] must be an int"),
         (dict(good, buffer_origin=(2**64,)), cl.LogicError, "exceeds the limit"),
+        (dict(good, buffer_origin=np.array([1, 2])), TypeError, "buffer_origin must be a tuple"),
         # Each entry of an origin, region and pitch pair is bounded, the
         # first ones too (their fast paths test the entries one by one).
         (dict(good, buffer_pitches=(2**63, 0)), cl.LogicError, r"buffer_pitches\[0\] = %d exceeds the limit" % 2**63),
