@@ -22,11 +22,11 @@ import numpy as np
 from pycl import constants as _constants
 from pycl.errors import Error, logic_error
 from pycl.memory import Buffer, MemoryObject
-from pycl._kernel_args import LocalMemory, work_sizes
+from pycl._kernel_args import LocalMemory
+from pycl._launch import work_sizes
 from pycl.transfer import enqueue_copy
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
     from typing import Protocol
 
     from _typeshed import SupportsWrite
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
         """What is read of a ``pycl.Kernel`` (pycl.program imports this
         module, so it is not imported here)."""
 
-        _scalar_converters: Optional[list[Optional[Callable[[Any], bytes]]]]
+        def _scalar_bytes(self, index: int, arg: Any) -> Optional[bytes]: ...
 
         @property
         def function_name(self) -> str: ...
@@ -118,11 +118,7 @@ def capture_kernel_call(
     options = program.get_build_info(device, _constants.program_build_info.OPTIONS)
 
     capture = _Capture(queue, wait_for)
-    converters = kernel._scalar_converters or ()
-    names = []
-    for index, arg in enumerate(args):
-        converter = converters[index] if index < len(converters) else None
-        names.append(capture.argument(index, arg, converter))
+    names = [capture.argument(index, arg, kernel._scalar_bytes(index, arg)) for index, arg in enumerate(args)]
 
     text = _script(
         kernel.function_name,
@@ -155,17 +151,18 @@ class _Capture:
         self.results: list[tuple[str, int]] = []  # (variable name, bytes) of the buffers and SVM to save
         self.seen: dict[tuple[Any, ...], str] = {}  # memory identity -> variable name (arguments passed twice)
 
-    def argument(self, index: int, arg: Any, converter: Optional[Callable[[Any], bytes]]) -> str:
-        """The script's expression for argument ``index``."""
+    def argument(self, index: int, arg: Any, declared: Optional[bytes]) -> str:
+        """The script's expression for argument ``index`` (``declared``: its
+        bytes where set_scalar_arg_dtypes declared its dtype)."""
         try:
-            return self._argument(index, arg, converter)
+            return self._argument(index, arg, declared)
         except Error as error:  # a released object, a failed read
             raise logic_error(_ROUTINE, "cannot capture argument %d (%r): %s" % (index, arg, error)) from error
 
-    def _argument(self, index: int, arg: Any, converter: Optional[Callable[[Any], bytes]]) -> str:
-        if converter is not None:
+    def _argument(self, index: int, arg: Any, declared: Optional[bytes]) -> str:
+        if declared is not None:
             # set_scalar_arg_dtypes' conversion: its bytes are what the kernel gets.
-            return self.raw(index, converter(arg), "%r converted by set_scalar_arg_dtypes" % (arg,))
+            return self.raw(index, declared, "%r converted by set_scalar_arg_dtypes" % (arg,))
         if arg is None:
             return "None"
         if isinstance(arg, LocalMemory):
@@ -174,7 +171,7 @@ class _Capture:
             return self.svm(index, arg)
         if isinstance(arg, Buffer):
             return self.buffer(index, arg)
-        if isinstance(arg, MemoryObject) or hasattr(arg, "_set_kernel_arg"):
+        if isinstance(arg, MemoryObject) or hasattr(arg, "_kernel_arg"):
             raise TypeError(
                 "%s: argument %d (%s) cannot be captured: only buffers and SVM are"
                 % (_ROUTINE, index, type(arg).__name__)

@@ -1,21 +1,60 @@
-"""What a kernel launch takes besides the kernel: ``LocalMemory`` arguments
-and the checked global, local and offset work sizes (shared by
-``enqueue_nd_range_kernel`` and ``Kernel.capture_call``)."""
+"""A kernel object's arguments: ``LocalMemory``, the scalar types that
+``set_scalar_arg_dtypes`` declares, and ``KernelArgs``, the cells from which
+the shim sets them (``cl_shim/include/pycl/launch.h``).
+
+Each kernel object owns one ``KernelArgs``, made at its first argument. Every
+argument has a cell that holds its value as the driver takes it, a mark that
+says whether (and how) the cell still has to reach the driver, and the
+object it came from. Setting an argument fills its cell and marks it;
+``Kernel.set_arg``/``set_args`` then hand the marked cells to the driver at
+once (``pycl_kernel_set_marked``), and a launch hands them over in the same
+C call that enqueues (``pycl_launch``), so a launch of a kernel whose
+arguments changed is still one call into C.
+
+What a launch saves by this:
+
+- a scalar of a declared dtype is written straight into a typed cffi cell
+  (``float``, ``int32_t``, ...): no numpy scalar and no bytes per call;
+- an argument that is the same memory object, sampler or SVM pointer as last
+  time is not set again (a kernel keeps its arguments; pycl also keeps the
+  objects alive, and checks at each launch that none was released);
+- nothing is allocated per call.
+
+Scalars of a declared dtype follow PyOpenCL's ``struct.pack`` rules: an
+integer dtype takes ints (numpy integers, bools and 0-d integer arrays
+included) within its range, a float dtype takes any real number; anything
+else raises ``TypeError`` (a float for an integer dtype) or ``LogicError``
+(out of range) naming the argument, where numpy's conversion would truncate
+or wrap silently. Dtypes without a C counterpart in cffi (float16, complex,
+structured, byte-swapped) are converted by numpy, as their bytes.
+
+A kernel object's cells are shared by every thread that uses it, as the
+kernel's arguments are in OpenCL (``clSetKernelArg`` is not thread-safe for
+one kernel): threads that launch one kernel concurrently each need a kernel
+object of their own, as with PyOpenCL.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional, Union
+import operator
+from typing import TYPE_CHECKING, Any, Optional
+
+import numpy as np
 
 from pycl._lib import ffi, lib
 from pycl import constants as _constants
-from pycl.errors import UnavailableError, logic_error
-from pycl._args import size_value, sizes
+from pycl.errors import check, logic_error
+from pycl._args import size_value
 
 if TYPE_CHECKING:
-    from pycl._typing import Extent
-    from pycl.platform import Device
+    from collections.abc import Iterable, Sequence
 
-__all__ = ["LocalMemory", "work_sizes", "check_group_count"]
+    from numpy.typing import DTypeLike
+
+__all__ = ["LocalMemory", "KernelArgs"]
+
+_BYTES, _SVM, _LOCAL = lib.PYCL_ARG_BYTES, lib.PYCL_ARG_SVM, lib.PYCL_ARG_LOCAL
+_NULL_MEM = ffi.new("cl_mem *")  # a NULL buffer argument (None); never written
 
 
 class LocalMemory:
@@ -34,60 +73,282 @@ class LocalMemory:
     def nbytes(self) -> int:
         return self.size
 
-    def _set_kernel_arg(self, kernel: Any, index: int) -> int:
-        return lib.pycl_kernel_set_arg(kernel, index, self.size, ffi.NULL)
+    def _kernel_arg(self, routine: str) -> tuple[int, int, Any, Optional[int]]:
+        return _LOCAL, self.size, ffi.NULL, None
 
 
-def work_sizes(
-    value: Union[int, Extent], name: str, dims: Optional[int] = None, global_name: str = "global_work_size"
-) -> tuple[int, ...]:
-    """A work size or offset: an int or 1 to 3 of them (``dims`` of them,
-    the dimensions of the global size ``global_name``, where given)."""
-    routine = "enqueue_nd_range_kernel"
-    value = sizes(value, name, routine)
-    if not 1 <= len(value) <= 3:
-        raise logic_error(routine, "%s = %r must have 1 to 3 entries" % (name, value))
-    if dims is not None and len(value) != dims:
-        raise logic_error(routine, "%s has %d dimensions but %s has %d" % (name, len(value), global_name, dims))
-    return value
+# {{{ scalar dtypes
+
+# numpy's integer and float kinds with a C type of the same size in cffi:
+# their values go into a typed cell (native byte order only).
+_C_TYPES = {
+    "i1": "int8_t",
+    "u1": "uint8_t",
+    "i2": "int16_t",
+    "u2": "uint16_t",
+    "i4": "int32_t",
+    "u4": "uint32_t",
+    "i8": "int64_t",
+    "u8": "uint64_t",
+    "f4": "float",
+    "f8": "double",
+}
 
 
-# PoCL's CPU devices count a launch's work-groups in 32 bits: 2**32 or more
-# of them abort the process (PoCL 3.1: assertion `max_wgs > 0` in
-# pthread_scheduler.c; 3.0: SIGILL or SIGFPE; 5.0: SIGFPE), measured
-# 2026-11-26; 2**31 run.
-_POCL_MAX_GROUPS = 1 << 32
-_group_limits: dict[int, Optional[int]] = {}  # device handle -> the limit, or None
+class _Scalar:
+    """What ``set_scalar_arg_dtypes`` declared for one argument."""
+
+    __slots__ = ("dtype", "ctype", "fast_type", "low", "high")
+
+    def __init__(self, dtype: np.dtype[Any]) -> None:
+        self.dtype = dtype
+        key = "%s%d" % (dtype.kind, dtype.itemsize)
+        self.ctype = _C_TYPES.get(key) if dtype.isnative else None
+        # The Python type a typed cell takes as it is (anything else goes
+        # through value()).
+        self.fast_type = None if self.ctype is None else float if dtype.kind == "f" else int
+        info = np.iinfo(dtype) if dtype.kind in "iu" else None
+        self.low, self.high = (int(info.min), int(info.max)) if info is not None else (None, None)
+
+    def value(self, arg: Any, index: int, routine: str) -> Any:
+        """``arg`` as the cell's Python value (``bytes`` for a dtype that
+        numpy converts), or the error that names the argument."""
+        dtype, kind = self.dtype, self.dtype.kind
+        if kind in "iu":
+            if isinstance(arg, np.bool_) or not hasattr(arg, "__index__"):
+                raise _type_error(routine, index, "an int", dtype, arg)
+            arg = operator.index(arg)
+            if arg < self.low:
+                if self.low == 0:
+                    raise logic_error(routine, "argument %d = %d is negative (dtype %s)" % (index, arg, dtype))
+                raise logic_error(
+                    routine, "argument %d = %d is below the limit of %d (dtype %s)" % (index, arg, self.low, dtype)
+                )
+            if arg > self.high:
+                raise logic_error(
+                    routine, "argument %d = %d exceeds the limit of %d (dtype %s)" % (index, arg, self.high, dtype)
+                )
+        elif kind == "f":
+            if not isinstance(arg, (int, float, np.integer, np.floating)) and (
+                np.ndim(arg) != 0 or np.asarray(arg).dtype.kind not in "biuf"
+            ):
+                raise _type_error(routine, index, "a real number", dtype, arg)
+            arg = float(arg)
+        elif kind == "c":
+            if np.ndim(arg) != 0 or np.asarray(arg).dtype.kind not in "biufc":
+                raise _type_error(routine, index, "a number", dtype, arg)
+        elif np.ndim(arg) != 0:
+            raise _type_error(routine, index, "a scalar", dtype, arg)
+        if self.ctype is not None:
+            return arg
+        try:
+            return np.asarray(arg, dtype).tobytes()
+        except (TypeError, ValueError) as error:
+            raise TypeError(
+                "%s: argument %d (%s) does not convert to dtype %s: %s" % (routine, index, type(arg).__name__, dtype, error)
+            ) from None
 
 
-def check_group_count(
-    device: Device, global_size: tuple[int, ...], local_size: Optional[tuple[int, ...]], names: tuple[str, str]
-) -> None:
-    """Refuse a launch with more work-groups than ``device`` survives.
-    Without a local size the driver chooses the groups, so every work-item
-    counts as one (the worst case)."""
-    limit = _group_limits.get(device._ptr, 0)
-    if limit == 0:
-        pocl_cpu = "PoCL" in device.platform.version and device.type & _constants.device_type.CPU
-        limit = _group_limits[device._ptr] = _POCL_MAX_GROUPS if pocl_cpu else None
-    if limit is None:
-        return
-    groups = 1
-    for i, g in enumerate(global_size):
-        groups *= g if local_size is None else -(-g // local_size[i]) if local_size[i] else g
-    if groups >= limit:
-        raise UnavailableError(
-            "enqueue_nd_range_kernel",
-            lib.PYCL_UNAVAILABLE,
-            "%s = %r with %s = %r makes %s work-groups; %s (%s) aborts the process at 2**32 or more: %s"
-            % (
-                names[0],
-                global_size,
-                names[1],
-                local_size,
-                "up to %d" % groups if local_size is None else "%d" % groups,
-                device.platform.version.split("  ")[0],
-                device.name,
-                "pass a larger %s" % names[1] if local_size is not None else "pass a %s" % names[1],
-            ),
+def _type_error(routine: str, index: int, what: str, dtype: np.dtype[Any], arg: Any) -> TypeError:
+    return TypeError("%s: argument %d must be %s (dtype %s), not %s" % (routine, index, what, dtype, type(arg).__name__))
+
+
+# }}}
+
+
+_UNSET = object()  # a cell that was never set
+
+
+def _copy(data: Any) -> Any:
+    """A cell of its own holding the bytes of ``data`` (bytes or cdata)."""
+    cell = ffi.new("char[]", max(len(data), 1))
+    ffi.memmove(cell, data, len(data))
+    return cell
+
+
+class KernelArgs:
+    """One kernel object's argument cells (launch.h's ``pycl_kernel_args``).
+
+    ``held[i]`` is the object argument ``i`` was last set from (kept alive:
+    the cell may point into it, and kernels do not retain their arguments),
+    ``keep[i]`` the cdata that ``values[i]`` points into, ``kinds[i]`` its
+    ``PYCL_ARG_*`` mark (to set it again on a renewed kernel),
+    ``stable[i]`` whether setting the same live object again may be skipped
+    (a memory object, sampler or SVM pointer, not bytes that may have
+    changed). ``cells[i]`` is the typed cell of a declared scalar, if any.
+    ``objects`` (None until recomputed): the held objects whose release a
+    launch must refuse. ``queue``, ``built_for`` and ``max_groups`` cache
+    the checks of the last launch's queue (``pycl._launch``)."""
+
+    __slots__ = (
+        "count",
+        "name",
+        "ctx_ptr",
+        "struct",
+        "marks",
+        "sizes",
+        "values",
+        "held",
+        "keep",
+        "kinds",
+        "stable",
+        "scalars",
+        "cells",
+        "fast_types",
+        "objects",
+        "queue",
+        "built_for",
+        "max_groups",
+    )
+
+    def __init__(self, count: int, name: str, ctx_ptr: int) -> None:
+        self.count = count
+        self.name = name
+        self.ctx_ptr = ctx_ptr
+        n = max(count, 1)  # cffi arrays of 0 items are fine, but keep one for a valid pointer
+        self.marks = ffi.new("unsigned char[]", n)
+        self.sizes = ffi.new("size_t[]", n)
+        self.values = ffi.new("void *[]", n)
+        self.struct = ffi.new(
+            "struct pycl_kernel_args *", {"count": count, "marks": self.marks, "sizes": self.sizes, "values": self.values}
         )
+        self.held: list[Any] = [_UNSET] * count
+        self.keep: list[Any] = [None] * count
+        self.kinds = [0] * count
+        self.stable = [False] * count
+        self.scalars: list[Optional[_Scalar]] = [None] * count
+        self.cells: list[Any] = [None] * count
+        self.fast_types: list[Any] = [None] * count
+        self.objects: Optional[tuple[Any, ...]] = ()
+        self.queue: Any = None
+        self.built_for: Any = None
+        self.max_groups = 0
+
+    def declare(self, dtypes: Iterable[DTypeLike], routine: str) -> None:
+        """``set_scalar_arg_dtypes``: one dtype or None per argument."""
+        declared = [None if d is None else _Scalar(np.dtype(d)) for d in dtypes]
+        if len(declared) != self.count:
+            raise TypeError(
+                "%s: kernel %r takes %d arguments, got %d dtypes" % (routine, self.name, self.count, len(declared))
+            )
+        for index, scalar in enumerate(declared):
+            self.scalars[index] = scalar
+            cell = None if scalar is None or scalar.ctype is None else ffi.new(scalar.ctype + "[1]")
+            self.cells[index] = cell
+            self.fast_types[index] = None if cell is None else scalar.fast_type  # type: ignore[union-attr]
+            if scalar is not None:
+                # The driver keeps the value set before; the next launch
+                # with arguments sets the declared one.
+                self.held[index], self.keep[index], self.stable[index] = _UNSET, cell, False
+                self.marks[index] = 0
+                if cell is not None:
+                    self.values[index], self.sizes[index] = cell, ffi.sizeof(cell)
+
+    def check_count(self, args: Sequence[Any], routine: str) -> None:
+        if len(args) != self.count:
+            raise TypeError(
+                "%s: kernel %r takes %d arguments, got %d" % (routine, self.name, self.count, len(args))
+            )
+
+    def put_all(self, kernel: Any, args: Sequence[Any], routine: str) -> None:
+        """Fill every cell from ``args`` (already counted). The typed cells
+        and the objects set last time are the fast path."""
+        cells, fast_types, marks, held, stable = self.cells, self.fast_types, self.marks, self.held, self.stable
+        index = 0
+        try:
+            for index, arg in enumerate(args):
+                cell = cells[index]
+                if cell is not None:
+                    if type(arg) is fast_types[index]:
+                        cell[0] = arg
+                    else:
+                        cell[0] = self.scalars[index].value(arg, index, routine)  # type: ignore[union-attr]
+                    marks[index] = _BYTES
+                    held[index] = arg
+                elif arg is not held[index] or not stable[index] or arg._handle is None:
+                    self.put(kernel, index, arg, routine)  # put() names a released object
+        except (TypeError, OverflowError):
+            if cells[index] is not None:
+                # cffi's own refusal of a fast-path value: name the argument
+                self.scalars[index].value(args[index], index, routine)  # type: ignore[union-attr]
+            raise
+
+    def put(self, kernel: Any, index: int, arg: Any, routine: str) -> None:
+        """Fill cell ``index`` from ``arg`` and mark it; ``kernel`` is
+        renewed first where the cell held an SVM pointer before and ``arg``
+        is not one (``Kernel._renew``)."""
+        scalar = self.scalars[index]
+        keep: Any = None
+        if scalar is not None:
+            value = scalar.value(arg, index, routine)
+            cell = self.cells[index]
+            if cell is not None:
+                cell[0] = value
+                keep = cell
+            else:
+                keep = _copy(value)
+            mark, size, pointer, stable = _BYTES, len(value) if cell is None else ffi.sizeof(cell), keep, False
+        elif arg is None:
+            mark, size, pointer, stable = _BYTES, ffi.sizeof(_NULL_MEM[0]), _NULL_MEM, False
+        elif hasattr(arg, "_kernel_arg"):
+            mark, size, pointer, ctx_ptr = arg._kernel_arg(routine)
+            if ctx_ptr is not None and ctx_ptr != self.ctx_ptr:
+                raise logic_error(
+                    routine,
+                    "argument %d (%r) belongs to another context than the kernel" % (index, arg),
+                    lib.CL_INVALID_CONTEXT,
+                )
+            keep, stable = pointer, not isinstance(arg, LocalMemory)
+        elif isinstance(arg, (bool, int, float, complex)) and not isinstance(arg, np.generic):
+            raise logic_error(
+                routine,
+                "argument %d is a Python %s, whose size OpenCL cannot know: pass a numpy scalar "
+                "(e.g. numpy.int32(%r)) or declare it with set_scalar_arg_dtypes" % (index, type(arg).__name__, arg),
+            )
+        else:
+            try:
+                data = arg.tobytes() if isinstance(arg, np.generic) else ffi.from_buffer(arg)
+            except TypeError:
+                raise TypeError(
+                    "%s: argument %d of type %s is not a memory object, LocalMemory, "
+                    "sampler, SVM pointer, numpy scalar or buffer" % (routine, index, type(arg).__name__)
+                ) from None
+            keep = _copy(data)  # the object may change before the launch
+            mark, size, pointer, stable = _BYTES, len(data), keep, False
+        if self.kinds[index] == _SVM and mark != _SVM:
+            kernel._renew()
+        self.values[index] = pointer
+        self.sizes[index] = size
+        self.marks[index] = self.kinds[index] = mark
+        self.held[index], self.keep[index], self.stable[index] = arg, keep, stable
+        self.objects = None
+
+    def remark(self) -> None:
+        """Mark every cell that holds a value: the kernel is new."""
+        for index, arg in enumerate(self.held):
+            if arg is not _UNSET:
+                self.marks[index] = self.kinds[index] if self.cells[index] is None else _BYTES
+
+    def apply(self, handle: Any) -> None:
+        """Set the marked cells now."""
+        status = lib.pycl_kernel_set_marked(handle, self.struct)
+        if status:
+            self.raise_failed(status)
+
+    def raise_failed(self, status: int) -> None:
+        index = self.struct.failed
+        check(status, "clSetKernelArg", "argument %d (%s)" % (index, type(self.held[index]).__name__))
+
+    def live_objects(self) -> tuple[Any, ...]:
+        """The held objects that can be released (recomputed after a put)."""
+        objects = self.objects = tuple(a for a, s in zip(self.held, self.stable) if s)
+        return objects
+
+    def scalar_bytes(self, index: int, arg: Any) -> Optional[bytes]:
+        """The bytes a declared scalar passes, None for an undeclared
+        argument (``capture_call``)."""
+        scalar = self.scalars[index] if index < self.count else None
+        if scalar is None:
+            return None
+        value = scalar.value(arg, index, "capture_kernel_call")
+        return value if isinstance(value, bytes) else scalar.dtype.type(value).tobytes()

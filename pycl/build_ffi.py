@@ -67,6 +67,7 @@ DECLARATION_FILES: list[str] = [
     "image.h",
     "staging.h",
     "scalars.h",
+    "launch.h",
     "embed.h",
 ]
 SOURCE_FILES: list[str] = [
@@ -79,6 +80,7 @@ SOURCE_FILES: list[str] = [
     "image.c",
     "staging.c",
     "scalars.c",
+    "launch.c",
     "embed.c",
 ]
 

@@ -31,6 +31,7 @@ from pycl._handle import Handle, out_cell
 from pycl._args import ACCESS_FLAGS, HOST_ACCESS_FLAGS, HOST_PTR_FLAGS, SIZE_LIMIT, describe, host_bytes
 from pycl._args import mem_flags_value, size_value, sizes
 
+
 if TYPE_CHECKING:
     from typing import Literal
 
@@ -48,6 +49,7 @@ _BUFFER = _constants.mem_object_type.BUFFER
 _USE = _mf.USE_HOST_PTR
 _USE_OR_COPY = _mf.USE_HOST_PTR | _mf.COPY_HOST_PTR
 _READ_WRITE = _mf.READ_WRITE
+_MEM_ARG_SIZE = ffi.sizeof("cl_mem")  # a memory object's kernel argument: its handle
 ALLOCATION_FAILURES = (lib.CL_MEM_OBJECT_ALLOCATION_FAILURE, lib.CL_OUT_OF_RESOURCES, lib.CL_OUT_OF_HOST_MEMORY)
 
 # mem_object_type -> the Python class for objects of that type (images add theirs).
@@ -264,13 +266,17 @@ class MemoryObject(Handle):
         if _budget.enabled:
             _budget.credit_object(self._context, self)
 
-    def _set_kernel_arg(self, kernel: Any, index: int) -> int:
+    def _kernel_arg(self, routine: str) -> tuple[int, int, Any, Optional[int]]:
+        """(mark, size, value, context address) for a kernel's argument cell
+        (pycl._kernel_args): the handle, in a box made once."""
         box = self._arg
         if box is None:
-            box = self._arg = ffi.new("cl_mem *", self._live())
+            if self._handle is None:
+                raise self._released_error(routine)
+            box = self._arg = ffi.new("cl_mem *", self._handle)
         elif self._handle is None:
-            raise self._released_error("Kernel.set_arg")
-        return lib.pycl_kernel_set_arg(kernel, index, ffi.sizeof("cl_mem"), box)
+            raise self._released_error(routine)
+        return lib.PYCL_ARG_BYTES, _MEM_ARG_SIZE, box, self._ctx_ptr
 
     def __repr__(self) -> str:
         if self._handle is None:

@@ -6,22 +6,19 @@ import os
 import warnings
 from typing import TYPE_CHECKING, Any, Optional, Union
 
-import numpy as np
-
 from pycl._lib import ffi, lib
 from pycl import constants as _constants
 from pycl import _info
 from pycl.errors import RuntimeError, UnavailableError, caller_stacklevel, check, error_for, logic_error
-from pycl.event import event_from
-from pycl._args import uint_value, wait_list
+from pycl._args import uint_value
 from pycl._handle import Handle
 from pycl.platform import Device
-from pycl.queue import enqueue_handle
 from pycl._capture_call import capture_kernel_call
-from pycl._kernel_args import LocalMemory, check_group_count, work_sizes
+from pycl._kernel_args import KernelArgs, LocalMemory
+from pycl._launch import launch
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Sequence
+    from collections.abc import Iterable, Sequence
     from typing import overload
 
     from numpy.typing import DTypeLike
@@ -265,27 +262,20 @@ class RepeatedKernelRetrieval(UserWarning):
     """``prg.<kernel name>`` was used more than once (each use makes a new kernel)."""
 
 
-def _scalar_converter(dtype: DTypeLike) -> Optional[Callable[[Any], bytes]]:
-    if dtype is None:
-        return None
-    dtype = np.dtype(dtype)
-    return lambda value: dtype.type(value).tobytes()
-
-
 class Kernel(Handle):
     """``Kernel(program, name)``. Arguments: memory objects, ``LocalMemory``,
     samplers, SVM pointers, numpy scalars or buffer-protocol bytes, ``None``
     for a NULL buffer. Plain Python ints and floats are rejected unless
-    ``set_scalar_arg_dtypes`` says which type they are."""
+    ``set_scalar_arg_dtypes`` says which type they are. The arguments live in
+    cells of this object (``pycl._kernel_args``) that a launch hands to the
+    driver: one kernel object serves one thread at a time, as in OpenCL."""
 
-    # _svm_args: indices last set to an SVM pointer (see set_arg)
+    # _arg_cells: the argument cells, made at the first argument
     # _exec_info: {param: (size, value cdata, objects kept alive)} of
     # set_kernel_exec_info, applied again to a renewed kernel
-    __slots__ = ("_program", "_args", "_scalar_converters", "_svm_args", "_exec_info")
+    __slots__ = ("_program", "_arg_cells", "_exec_info")
     _program: Optional[Program]
-    _args: dict[int, Any]
-    _scalar_converters: Optional[list[Optional[Callable[[Any], bytes]]]]
-    _svm_args: tuple[int, ...]
+    _arg_cells: Optional[KernelArgs]
     _exec_info: dict[int, tuple[int, Any, Any]]
     _ctype = "cl_kernel"
     _retain = lib.pycl_kernel_retain
@@ -307,62 +297,55 @@ class Kernel(Handle):
 
     def _adopt(self, raw: Any) -> None:
         Handle._adopt(self, raw)
-        self._args = {}
-        self._scalar_converters = None
+        self._arg_cells = None
         self._program = None
-        self._svm_args = ()
         self._exec_info = {}
 
     def _init_from_handle(self) -> None:
         self._program = self.get_info(_constants.kernel_info.PROGRAM)
 
+    def _cells(self) -> KernelArgs:
+        """The argument cells, made at the first use."""
+        cells = self._arg_cells
+        if cells is None:
+            self._live()
+            ki = _constants.kernel_info
+            count = self.get_info(ki.NUM_ARGS)
+            cells = self._arg_cells = KernelArgs(count, self.function_name, self.get_info(ki.CONTEXT)._ptr)
+        return cells
+
     def set_scalar_arg_dtypes(self, arg_types: Iterable[DTypeLike]) -> None:
-        """One numpy dtype (for scalar arguments) or None per argument."""
-        self._scalar_converters = [_scalar_converter(d) for d in arg_types]
+        """One numpy dtype (for scalar arguments) or None per argument: a
+        declared argument takes Python numbers (``struct.pack``'s rules, as
+        PyOpenCL: no float for an integer dtype, nothing out of range)."""
+        self._cells().declare(arg_types, "Kernel.set_scalar_arg_dtypes")
 
     def set_arg(self, index: int, arg: Any) -> None:
         """Set argument ``index`` (from 0) to ``arg``, one of the kinds the
         class docstring lists."""
-        handle = self._live()
+        cells = self._cells()
         index = uint_value(index, "index", "Kernel.set_arg")
-        is_svm = getattr(arg, "_is_svm_pointer", False)
-        if is_svm:
-            if index not in self._svm_args:
-                self._svm_args = self._svm_args + (index,)
-        elif index in self._svm_args:
-            handle = self._renew(index)
-        converters = self._scalar_converters
-        converter = converters[index] if converters is not None and index < len(converters) else None
-        if converter is not None:
-            status = self._set_bytes(handle, index, converter(arg))
-        elif arg is None:
-            status = lib.pycl_kernel_set_arg(handle, index, ffi.sizeof("cl_mem"), ffi.new("cl_mem *"))
-        elif hasattr(arg, "_set_kernel_arg"):
-            status = arg._set_kernel_arg(handle, index)
-        elif isinstance(arg, (bool, int, float, complex)) and not isinstance(arg, np.generic):
+        if index >= cells.count:
             raise logic_error(
                 "Kernel.set_arg",
-                "argument %d is a Python %s, whose size OpenCL cannot know: pass a numpy scalar "
-                "(e.g. numpy.int32(%r)) or declare it with set_scalar_arg_dtypes" % (index, type(arg).__name__, arg),
+                "index = %d exceeds the limit of %d: kernel %r takes %d arguments"
+                % (index, cells.count - 1, cells.name, cells.count),
+                lib.CL_INVALID_ARG_INDEX,
             )
-        elif isinstance(arg, np.generic):
-            status = self._set_bytes(handle, index, arg.tobytes())
-        else:
-            try:
-                data = ffi.from_buffer(arg)
-            except TypeError:
-                raise TypeError(
-                    "Kernel.set_arg: argument %d of type %s is not a memory object, LocalMemory, "
-                    "sampler, SVM pointer, numpy scalar or buffer" % (index, type(arg).__name__)
-                ) from None
-            status = lib.pycl_kernel_set_arg(handle, index, len(data), data)
-        if status:
-            check(status, "clSetKernelArg", "argument %d (%s)" % (index, type(arg).__name__))
-        self._args[index] = arg  # kernels do not retain their arguments
+        cells.put(self, index, arg, "Kernel.set_arg")
+        cells.apply(self._handle)
 
-    def _renew(self, index: int) -> Any:
-        """A fresh cl_kernel for this object, its other arguments set again:
-        an argument set as an SVM pointer and then as anything else fails at
+    def set_args(self, *args: Any) -> None:
+        """Set every argument, in order: ``set_arg(i, args[i])``."""
+        cells = self._cells()
+        if len(args) != cells.count:
+            cells.check_count(args, "Kernel.set_args")
+        cells.put_all(self, args, "Kernel.set_args")
+        cells.apply(self._live())
+
+    def _renew(self) -> None:
+        """A fresh cl_kernel for this object, its arguments set again: an
+        argument set as an SVM pointer and then as anything else fails at
         enqueue with CL_INVALID_KERNEL_ARGS on NVIDIA (CUDA 13.0, driver
         580; clearing it first does not help). PyOpenCL's ``prg.knl``
         escapes this by making a new kernel at each retrieval. Done on every
@@ -371,32 +354,12 @@ class Kernel(Handle):
         raw = ffi.new("cl_kernel *")
         name = self.function_name
         check(lib.pycl_kernel_create(program._live(), name.encode(), raw), "clCreateKernel", "kernel %r" % name)
-        args, converters, exec_info = self._args, self._scalar_converters, self._exec_info
         old = self._handle
-        self._adopt(raw[0])
-        self._program, self._scalar_converters = program, converters
+        Handle._adopt(self, raw[0])
         ffi.release(old)
-        for other, value in args.items():
-            if other != index:
-                self.set_arg(other, value)
-        for param, (size, value, _) in exec_info.items():
+        self._arg_cells.remark()  # type: ignore[union-attr]  # only cells renew their kernel
+        for param, (size, value, _) in self._exec_info.items():
             check(lib.pycl_kernel_set_exec_info(self._handle, param, size, value), "clSetKernelExecInfo")
-        self._exec_info = exec_info
-        return self._handle
-
-    @staticmethod
-    def _set_bytes(handle: Any, index: int, data: bytes) -> int:
-        return lib.pycl_kernel_set_arg(handle, index, len(data), data)
-
-    def set_args(self, *args: Any) -> None:
-        """Set every argument, in order: ``set_arg(i, args[i])``."""
-        for index, arg in enumerate(args):
-            self.set_arg(index, arg)
-
-    def _check_args_alive(self) -> None:
-        for index, arg in self._args.items():
-            if getattr(arg, "_handle", True) is None:
-                raise logic_error("enqueue_nd_range_kernel", "kernel argument %d (%r) was released" % (index, arg))
 
     def get_work_group_info(self, param: int, device: Device) -> Any:
         """A ``kernel_work_group_info`` value for ``device``."""
@@ -420,31 +383,34 @@ class Kernel(Handle):
         as they are now (``pycl._capture_call.capture_kernel_call``)."""
         return capture_kernel_call(self, output_file, queue, global_size, local_size, *args, **kwargs)
 
+    def _scalar_bytes(self, index: int, arg: Any) -> Optional[bytes]:
+        """The bytes ``arg`` passes as argument ``index`` if its dtype was
+        declared, else None (``capture_call``)."""
+        return self._cells().scalar_bytes(index, arg)
+
     def __call__(
         self,
         queue: CommandQueue,
         global_size: Union[int, Extent],
         local_size: Optional[Union[int, Extent]],
         *args: Any,
-        **kwargs: Any,
+        global_offset: Optional[Union[int, Extent]] = None,
+        wait_for: WaitList = None,
+        g_times_l: bool = False,
+        allow_empty_ndrange: bool = False,
     ) -> Event:
-        """Set ``args`` and enqueue: ``knl(queue, global_size, local_size, *args,
-        global_offset=None, wait_for=None, g_times_l=False, allow_empty_ndrange=False)``."""
-        unknown = set(kwargs) - {"global_offset", "wait_for", "g_times_l", "allow_empty_ndrange"}
-        if unknown:
-            raise TypeError("Kernel.__call__: unexpected keyword argument(s) %s" % ", ".join(sorted(unknown)))
-        self.set_args(*args)
-        return _launch(
-            queue,
-            self,
-            global_size,
-            local_size,
-            kwargs.get("global_offset"),
-            kwargs.get("wait_for"),
-            kwargs.get("g_times_l", False),
-            kwargs.get("allow_empty_ndrange", False),
+        """Set every argument from ``args`` and enqueue (as PyOpenCL, all of
+        them, every call)."""
+        cells = self._arg_cells
+        if cells is None:
+            cells = self._cells()
+        if len(args) != cells.count:
+            cells.check_count(args, "Kernel.__call__")
+        cells.put_all(self, args, "Kernel.__call__")
+        return launch(
+            queue, self, cells, global_size, local_size, global_offset, wait_for, g_times_l, allow_empty_ndrange,
             _CALL_NAMES,
-        )
+        )  # fmt: skip
 
 
 # The names of the work sizes in messages: those the caller used.
@@ -462,92 +428,19 @@ def enqueue_nd_range_kernel(
     g_times_l: bool = False,
     allow_empty_ndrange: bool = False,
 ) -> Event:
-    """Enqueue ``kernel`` over an NDRange; returns an Event. The parameters
-    are named and ordered as PyOpenCL's implementation has them (its stub says
-    ``global_offset`` and keyword-only flags; code written against it fails
-    there too)."""
-    return _launch(
-        queue,
-        kernel,
-        global_work_size,
-        local_work_size,
-        global_work_offset,
-        wait_for,
-        g_times_l,
-        allow_empty_ndrange,
-        _ENQUEUE_NAMES,
-    )
-
-
-def _launch(
-    queue: CommandQueue,
-    kernel: Kernel,
-    global_work_size: Union[int, Extent],
-    local_work_size: Optional[Union[int, Extent]],
-    global_work_offset: Optional[Union[int, Extent]],
-    wait_for: WaitList,
-    g_times_l: bool,
-    allow_empty_ndrange: bool,
-    names: tuple[str, str, str],
-) -> Event:
-    """``enqueue_nd_range_kernel``; ``names`` name the three work sizes in
-    messages."""
-    from pycl.event import enqueue_marker
-
-    global_name, local_name, offset_name = names
-    global_size = work_sizes(global_work_size, global_name)
-    dims = len(global_size)
-    local_size = None if local_work_size is None else work_sizes(local_work_size, local_name, dims, global_name)
-    if g_times_l:
-        if local_size is None:
-            raise logic_error("enqueue_nd_range_kernel", "g_times_l needs a %s" % local_name)
-        global_size = tuple(g * n for g, n in zip(global_size, local_size))
-        global_size = work_sizes(global_size, "%s * %s" % (global_name, local_name))
-    offset = None if global_work_offset is None else work_sizes(global_work_offset, offset_name, dims, global_name)
-    check_group_count(queue._device, global_size, local_size, (global_name, local_name))
-    kernel._check_args_alive()
-    program = kernel._program
-    if program is not None and program._built_for is not None:
-        _check_built_for(program, kernel, queue)
-    if allow_empty_ndrange and 0 in global_size:
-        return enqueue_marker(queue, wait_for)
-    count, handles = wait_list(wait_for, "enqueue_nd_range_kernel")
-    out = ffi.new("cl_event *")
-    status = lib.pycl_enqueue_nd_range_kernel(
-        enqueue_handle(queue),
-        kernel._live(),
-        dims,
-        ffi.new("size_t[]", offset) if offset else ffi.NULL,
-        ffi.new("size_t[]", global_size),
-        ffi.new("size_t[]", local_size) if local_size else ffi.NULL,
-        count,
-        handles,
-        out,
-    )
-    if status:
-        check(status, "clEnqueueNDRangeKernel", "global %r, local %r" % (global_size, local_size))
-    return event_from(out)
-
-
-def _check_built_for(program: Program, kernel: Kernel, queue: CommandQueue) -> None:
-    """Refuse a queue whose device the last build of the kernel's program
-    left out (the driver's CL_INVALID_PROGRAM_EXECUTABLE; Debian's PoCL 3.1
-    fails an assertion there and aborts the process). The devices are named
-    by their place in the context: they often share a name."""
-    device = queue.device
-    built: tuple[int, ...] = program._built_for  # type: ignore[assignment]  # the caller checked: not None
-    if device._ptr in built:
-        return
-    devices = program._context.devices
-    names = ", ".join("[%d] %r" % (i, d.name) for i, d in enumerate(devices) if d._ptr in built)
-    here = [i for i, d in enumerate(devices) if d._ptr == device._ptr]
-    raise logic_error(
-        "enqueue_nd_range_kernel",
-        "kernel %r: the last build of its program was for the context's device(s) %s only, not for the "
-        "queue's device [%s] %r; build it for every device (Program.build() without devices)"
-        % (kernel.function_name, names, here[0] if here else "?", device.name),
-        lib.CL_INVALID_PROGRAM_EXECUTABLE,
-    )
+    """Enqueue ``kernel`` over an NDRange with the arguments set before;
+    returns an Event. The parameters are named and ordered as PyOpenCL's
+    implementation has them (its stub says ``global_offset`` and
+    keyword-only flags; code written against it fails there too)."""
+    if type(kernel) is not Kernel and not isinstance(kernel, Kernel):
+        raise TypeError("enqueue_nd_range_kernel: kernel must be a pycl.Kernel, not %s" % type(kernel).__name__)
+    cells = kernel._arg_cells
+    if cells is None:
+        cells = kernel._cells()
+    return launch(
+        queue, kernel, cells, global_work_size, local_work_size, global_work_offset, wait_for, g_times_l,
+        allow_empty_ndrange, _ENQUEUE_NAMES,
+    )  # fmt: skip
 
 
 def _wrap_program(raw: Any) -> Program:

@@ -11,7 +11,7 @@ OpenCL 1.2, where PyOpenCL requires 2.0); other properties raise
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 import numpy as np
 
@@ -88,6 +88,7 @@ def _flat_properties(properties: Iterable[_SamplerProperty], routine: str) -> li
 # cl_sampler_properties array.
 _known: dict[tuple[Any, ...], Any] = {}
 _gc, _release = ffi.gc, lib.pycl_sampler_release
+_SAMPLER_ARG_SIZE = ffi.sizeof("cl_sampler")
 
 
 class Sampler(Handle):
@@ -222,13 +223,17 @@ class Sampler(Handle):
         self._live()
         return self._context
 
-    def _set_kernel_arg(self, kernel: Any, index: int) -> int:
+    def _kernel_arg(self, routine: str) -> tuple[int, int, Any, Optional[int]]:
+        """(mark, size, value, context address) for a kernel's argument cell
+        (pycl._kernel_args): the handle, in a box made once."""
         box = self._arg
         if box is None:
-            box = self._arg = ffi.new("cl_sampler *", self._live())
+            if self._handle is None:
+                raise self._released_error(routine)
+            box = self._arg = ffi.new("cl_sampler *", self._handle)
         elif self._handle is None:
-            raise self._released_error("Kernel.set_arg")
-        return lib.pycl_kernel_set_arg(kernel, index, ffi.sizeof("cl_sampler"), box)
+            raise self._released_error(routine)
+        return lib.PYCL_ARG_BYTES, _SAMPLER_ARG_SIZE, box, self._context._ptr
 
 
 _info.add_kind(

@@ -241,7 +241,7 @@ class SVMPointer:
 
     __slots__ = ()
     _transfer_kind = "svm"
-    _is_svm_pointer = True  # Kernel.set_arg: see Kernel._renew
+    _is_svm_pointer = True
 
     def _pointer(self, routine: str) -> tuple[int, Optional[int], Optional[_Owner]]:
         """``(pointer int, size or None, owning SVMAllocation or None)``,
@@ -355,9 +355,11 @@ class SVMPointer:
         buf = self.buf
         return Buffer(ctx, flags, size=size, hostbuf=buf)  # type: ignore[arg-type]  # self.buf raised if size is None
 
-    def _set_kernel_arg(self, kernel: Any, index: int) -> Any:
-        ptr = self._pointer("Kernel.set_arg")[0]
-        return lib.pycl_kernel_set_arg_svm_pointer(kernel, index, ffi.cast("void *", ptr))
+    def _kernel_arg(self, routine: str) -> tuple[int, int, Any, Optional[int]]:
+        """(mark, size, value, context address or None) for a kernel's
+        argument cell (pycl._kernel_args): the pointer itself."""
+        ptr, _, owner = self._pointer(routine)
+        return lib.PYCL_ARG_SVM, 0, ffi.cast("void *", ptr), None if owner is None else owner._context._ptr
 
 
 # }}}

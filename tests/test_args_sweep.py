@@ -1137,11 +1137,6 @@ TABLE = [
             kernel_call,
             arg("global_size", (16,), GLOBAL_SIZE, lone_int=True),
             arg("local_size", (4,), WORK_GROUP, lone_int=True, none_default=True),
-        ),
-        call(
-            "Kernel.__call__",
-            ("Kernel.__call__", "**kwargs"),
-            kernel_call,
             arg("global_offset", (1,), SMALL, lone_int=True, none_default=True),
         ),
         call(

@@ -30,6 +30,9 @@ NOT_DISPATCHED = {
     # Scalar forms of the rect and image-region calls for pycl's hot paths;
     # C code has the array forms.
     "scalars.h": "pycl-internal scalar call forms",
+    # The argument cells of pycl's Kernel objects and the one-call launch over
+    # them; C code sets arguments and enqueues with the runtime.h entries.
+    "launch.h": "pycl-internal kernel launch",
 }
 
 

@@ -3,6 +3,8 @@ device that compiles kernels, against a numpy model of the kernels."""
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import pycl as cl
 from pycl.testing import require_kernel_compiler
@@ -131,3 +133,173 @@ def test_launch_errors(env):
     with pytest.raises(TypeError, match=r"global_size\[0\] must be an int, not float"):
         knl(queue, (64.0,), None, buf, 1.0, N)
     np.testing.assert_array_equal(read(queue, buf), model)  # nothing ran
+
+
+def test_wrong_argument_counts(env):
+    """PyOpenCL's generated invokers take exactly the kernel's arguments;
+    so does pycl, with a TypeError that names the kernel and both counts."""
+    ctx, queue, program, buf, model = env
+    knl = cl.Kernel(program, "k")
+    with pytest.raises(TypeError, match=r"Kernel.set_scalar_arg_dtypes: kernel 'k' takes 3 arguments, got 2 dtypes"):
+        knl.set_scalar_arg_dtypes([None, np.float32])
+    knl.set_scalar_arg_dtypes([None, np.float32, np.int32])
+    knl(queue, (N,), None, buf, 1.0, N)
+    step(model, 1.0)
+    with pytest.raises(TypeError, match=r"Kernel.__call__: kernel 'k' takes 3 arguments, got 2"):
+        knl(queue, (N,), None, buf, 1.0)
+    with pytest.raises(TypeError, match=r"Kernel.__call__: kernel 'k' takes 3 arguments, got 4"):
+        knl(queue, (N,), None, buf, 1.0, N, N)
+    with pytest.raises(TypeError, match=r"Kernel.set_args: kernel 'k' takes 3 arguments, got 0"):
+        knl.set_args()
+    with pytest.raises(cl.LogicError, match=r"Kernel.set_arg failed: CL_INVALID_ARG_INDEX - index = 3 exceeds the limit of 2: kernel 'k' takes 3"):
+        knl.set_arg(3, np.int32(1))
+    with pytest.raises(TypeError, match=r"unexpected keyword argument 'global_ofset'"):
+        knl(queue, (N,), None, buf, 1.0, N, global_ofset=(1,))
+    np.testing.assert_array_equal(read(queue, buf), model)  # nothing ran
+
+
+def test_buffer_of_another_context_is_refused(env):
+    ctx, queue, program, buf, model = env
+    other_ctx = cl.Context(ctx.devices)
+    other = cl.Buffer(other_ctx, cl.mem_flags.READ_WRITE, 4 * N)
+    knl = cl.Kernel(program, "k")
+    knl.set_scalar_arg_dtypes([None, np.float32, np.int32])
+    pattern = r"argument 0 \(<pycl.Buffer of 256 bytes at 0x[0-9a-f]+>\) belongs to another context than the kernel"
+    with pytest.raises(cl.LogicError, match="Kernel.__call__ failed: CL_INVALID_CONTEXT - " + pattern) as info:
+        knl(queue, (N,), None, other, 1.0, N)
+    assert info.value.code == cl.status_code.INVALID_CONTEXT
+    with pytest.raises(cl.LogicError, match="Kernel.set_arg failed: CL_INVALID_CONTEXT - " + pattern):
+        knl.set_arg(0, other)
+    with pytest.raises(cl.LogicError, match="Kernel.set_args failed: CL_INVALID_CONTEXT - " + pattern):
+        knl.set_args(other, np.float32(1), np.int32(N))
+    np.testing.assert_array_equal(read(queue, buf), model)  # nothing ran
+
+
+def test_declared_scalars_are_checked(env):
+    """A declared dtype takes what struct.pack takes (PyOpenCL's rules):
+    numpy's silent truncation and wrap-around are errors naming the
+    argument, and a refused call sets and launches nothing."""
+    ctx, queue, program, buf, model = env
+    knl = cl.Kernel(program, "k")
+    knl.set_scalar_arg_dtypes([None, np.float32, np.int32])
+    cases = [
+        (TypeError, r"argument 2 must be an int \(dtype int32\), not float", (1.0, 2.5)),
+        (TypeError, r"argument 2 must be an int \(dtype int32\), not float64", (1.0, np.float64(3))),
+        (TypeError, r"argument 2 must be an int \(dtype int32\), not (numpy\.)?bool", (1.0, np.True_)),
+        (TypeError, r"argument 2 must be an int \(dtype int32\), not str", (1.0, "64")),
+        (cl.LogicError, r"argument 2 = 2147483648 exceeds the limit of 2147483647 \(dtype int32\)", (1.0, 2**31)),
+        (cl.LogicError, r"argument 2 = -2147483649 is below the limit of -2147483648", (1.0, -(2**31) - 1)),
+        (cl.LogicError, r"argument 2 = 9223372036854775808 exceeds the limit", (1.0, np.uint64(2**63))),
+        (TypeError, r"argument 1 must be a real number \(dtype float32\), not NoneType", (None, N)),
+        (TypeError, r"argument 1 must be a real number \(dtype float32\), not str", ("1.0", N)),
+        (TypeError, r"argument 1 must be a real number \(dtype float32\), not complex", (1j, N)),
+    ]
+    for error, pattern, (s, n) in cases:
+        said = ": " if error is TypeError else " failed: CL_INVALID_VALUE - "  # pycl.LogicError's form
+        with pytest.raises(error, match="Kernel.__call__" + said + pattern):
+            knl(queue, (N,), None, buf, s, n)
+        with pytest.raises(error, match="Kernel.set_args" + said + pattern):
+            knl.set_args(buf, s, n)
+    np.testing.assert_array_equal(read(queue, buf), model)  # nothing ran
+    # What converts: numpy scalars, bools and 0-d arrays of the right kind.
+    for s, n in [(np.float32(0.5), np.int64(N)), (np.float64(2), np.array(N // 2)), (True, N), (3, np.uint8(N))]:
+        knl(queue, (N,), None, buf, s, n)
+        step(model, float(s), int(n))
+    np.testing.assert_array_equal(read(queue, buf), model)
+
+
+SCALARS = """
+__kernel void scalars(__global long *ints, __global float *reals, char a, uchar b, short c, ushort d, int e,
+                      uint f, long g, ulong h, float x, ushort bits, float2 z)
+{
+    if (get_global_id(0)) return;
+    ints[0] = a; ints[1] = b; ints[2] = c; ints[3] = d; ints[4] = e; ints[5] = f; ints[6] = g;
+    ints[7] = (long)h; ints[8] = bits;
+    reals[0] = x; reals[1] = z.x; reals[2] = z.y;
+}
+"""
+SCALAR_DTYPES = [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64]
+
+
+@pytest.fixture
+def scalars_kernel(ctx_factory):
+    require_kernel_compiler(ctx_factory.device)
+    ctx = ctx_factory()
+    queue = cl.CommandQueue(ctx)
+    knl = cl.Kernel(cl.Program(ctx, SCALARS).build(), "scalars")
+    # float16 for the ushort and complex64 for the float2: numpy's bytes
+    knl.set_scalar_arg_dtypes([None, None, *SCALAR_DTYPES, np.float32, np.float16, np.complex64])
+    ints = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 8 * 9)
+    reals = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 4 * 3)
+    return queue, knl, ints, reals
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_declared_scalars_reach_the_kernel(scalars_kernel, data):
+    """Every integer dtype at and past its limits, floats, float16 and
+    complex64: in range, the kernel sees the value numpy gives; out of
+    range, the call names the argument and its limit."""
+    queue, knl, ints, reals = scalars_kernel
+    values = []
+    for dtype in SCALAR_DTYPES:
+        info = np.iinfo(dtype)
+        values.append(data.draw(st.integers(int(info.min) - 2, int(info.max) + 2) | st.sampled_from([info.min, info.max])))
+    x = data.draw(st.floats(width=32, allow_nan=False))
+    half = data.draw(st.floats(width=16, allow_nan=False))
+    z = complex(*data.draw(st.tuples(st.floats(width=32, allow_nan=False), st.floats(width=32, allow_nan=False))))
+    bad = [i for i, (v, d) in enumerate(zip(values, SCALAR_DTYPES)) if not np.iinfo(d).min <= v <= np.iinfo(d).max]
+    args = (ints, reals, *values, x, half, z)
+    if bad:
+        index = bad[0] + 2
+        dtype = np.dtype(SCALAR_DTYPES[bad[0]])
+        v = values[bad[0]]
+        text = "is negative" if v < 0 and dtype.kind == "u" else "is below the limit" if v < 0 else "exceeds the limit"
+        with pytest.raises(cl.LogicError, match=r"Kernel.__call__ failed: CL_INVALID_VALUE - argument %d = %d %s" % (index, v, text)):
+            knl(queue, (1,), None, *args)
+        return
+    knl(queue, (1,), None, *args)
+    got_ints = np.empty(9, np.int64)
+    got_reals = np.empty(3, np.float32)
+    cl.enqueue_copy(queue, got_ints, ints)
+    cl.enqueue_copy(queue, got_reals, reals)
+    expected = [np.array(v, d).astype(np.int64) if d != np.uint64 else np.uint64(v).view(np.int64) for v, d in zip(values, SCALAR_DTYPES)]
+    expected.append(np.float16(half).view(np.uint16))
+    np.testing.assert_array_equal(got_ints, np.array(expected, np.int64))
+    np.testing.assert_array_equal(got_reals, np.array([x, z.real, z.imag], np.float32))
+
+
+def test_changed_arguments_reach_the_kernel(env):
+    """Cells are set again only where they changed: a new buffer, bytes
+    changed in place and LocalMemory all reach the kernel, and a released
+    argument is refused whichever way the launch comes."""
+    ctx, queue, program, buf, model = env
+    knl = cl.Kernel(program, "k")
+    knl.set_scalar_arg_dtypes([None, np.float32, np.int32])
+    other_model = np.zeros(N, np.float32)
+    other = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=other_model)
+    for target, target_model in [(buf, model), (other, other_model), (buf, model), (buf, model)]:
+        knl(queue, (N,), None, target, 1.5, N)
+        step(target_model, 1.5)
+    np.testing.assert_array_equal(read(queue, buf), model)
+    np.testing.assert_array_equal(read(queue, other), other_model)
+    # Undeclared: bytes changed in place between two calls with the same object
+    untyped = cl.Kernel(program, "k")
+    scalar = bytearray(np.float32(2.0).tobytes())
+    untyped.set_args(other, scalar, np.int32(N))
+    cl.enqueue_nd_range_kernel(queue, untyped, (N,), None)
+    step(other_model, 2.0)
+    scalar[:] = np.float32(-1.0).tobytes()
+    untyped.set_args(other, scalar, np.int32(N))
+    cl.enqueue_nd_range_kernel(queue, untyped, (N,), None)
+    step(other_model, -1.0)
+    np.testing.assert_array_equal(read(queue, other), other_model)
+    # A released argument: passed again, or left set from before
+    other.release()
+    with pytest.raises(cl.LogicError, match=r"Kernel.__call__ failed: CL_INVALID_MEM_OBJECT - Buffer at 0x[0-9a-f]+ was released"):
+        knl(queue, (N,), None, other, 1.0, N)
+    with pytest.raises(cl.LogicError, match=r"kernel argument 0 \(<pycl.Buffer released>\) was released"):
+        cl.enqueue_nd_range_kernel(queue, untyped, (N,), None)
+    knl(queue, (N,), None, buf, 1.0, N)  # the kernel recovers with a live one
+    step(model, 1.0)
+    np.testing.assert_array_equal(read(queue, buf), model)

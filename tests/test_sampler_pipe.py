@@ -119,7 +119,7 @@ def test_sampler_release(ctx_factory):
     with pytest.raises(cl.LogicError, match="released"):
         s.int_ptr
     with pytest.raises(cl.LogicError, match="released"):
-        s._set_kernel_arg(None, 0)
+        s._kernel_arg("Kernel.set_arg")
     assert twin.addressing_mode == am.NONE  # holds its own reference
     assert "released" in repr(s)
 

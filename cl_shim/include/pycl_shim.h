@@ -21,6 +21,7 @@ extern "C" {
 #include "pycl/image.h"
 #include "pycl/staging.h"
 #include "pycl/scalars.h"
+#include "pycl/launch.h"
 #include "pycl/embed.h"
 
 #ifdef __cplusplus

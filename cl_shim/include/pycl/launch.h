@@ -1,0 +1,43 @@
+/* Kernel launch in one call (launch.c): the arguments a kernel object has
+ * changed since its last launch are set, then the NDRange is enqueued. Python
+ * keeps one pycl_kernel_args per kernel object and writes the new values into
+ * its cells between launches; work sizes travel as scalars, so a launch
+ * allocates nothing (three cffi size_t arrays alone cost about 0.5 us on
+ * CPython). pycl-internal, not in the dispatcher: C code calls
+ * clSetKernelArg and clEnqueueNDRangeKernel through the runtime.h entries. */
+
+/* marks[i]: how argument i is set at the next launch, 0 once it has been. */
+#define PYCL_ARG_CLEAN 0
+#define PYCL_ARG_BYTES 1 /* sizes[i] bytes at values[i] (clSetKernelArg) */
+#define PYCL_ARG_SVM 2   /* values[i] is the pointer (clSetKernelArgSVMPointer) */
+#define PYCL_ARG_LOCAL 3 /* sizes[i] bytes of __local memory (value NULL) */
+
+/* flags of pycl_launch */
+#define PYCL_LAUNCH_LOCAL 1  /* l0..l2 are the local size (else NULL) */
+#define PYCL_LAUNCH_OFFSET 2 /* o0..o2 are the global offset (else NULL) */
+
+/* pycl_launch's answer for work sizes that pycl's checks refuse (an entry
+ * above 2**63 - 1, or max_groups work-groups or more): nothing was set or
+ * enqueued, and the Python layer names the mistake. */
+#define PYCL_LAUNCH_REFUSED -9998
+
+struct pycl_kernel_args {
+    cl_uint count;        /* the kernel's number of arguments */
+    unsigned char *marks; /* count PYCL_ARG_* */
+    size_t *sizes;        /* count */
+    void **values;        /* count */
+    cl_uint failed;       /* the index whose setting failed, else count */
+};
+
+/* Sets every marked argument, in index order, clearing each mark once set.
+ * On the first failure returns its status with args->failed = its index; the
+ * arguments after it keep their marks. */
+cl_int pycl_kernel_set_marked(cl_kernel kernel, struct pycl_kernel_args *args);
+/* pycl_kernel_set_marked, then clEnqueueNDRangeKernel over work_dim (1 to 3)
+ * dimensions of global size g0..g2 (local size and offset per flags).
+ * max_groups: 0, or the number of work-groups at which the device fails
+ * (where no local size is given, every work-item counts as a group). */
+cl_int pycl_launch(cl_command_queue queue, cl_kernel kernel, struct pycl_kernel_args *args, cl_uint work_dim,
+                   size_t g0, size_t g1, size_t g2, size_t l0, size_t l1, size_t l2, size_t o0, size_t o1,
+                   size_t o2, unsigned flags, size_t max_groups, cl_uint num_events, const cl_event *wait_list,
+                   cl_event *event);
