@@ -730,7 +730,13 @@ def parse_args(argv=None, default_only=None):
     parser.add_argument("--large-mib", type=int, default=64, help="bulk transfer size in MiB (default 64)")
     parser.add_argument("--repeats", type=int, default=7, help="timed batches per operation and side (default 7)")
     parser.add_argument("--batch-ms", type=float, default=50.0, help="target length of a batch (default 50 ms)")
-    parser.add_argument("--rounds", type=int, default=3, help="PyPy/CPython back-to-back rounds (default 3)")
+    parser.add_argument("--rounds", type=int, default=3, help="back-to-back rounds of child processes (default 3)")
+    parser.add_argument(
+        "--processes",
+        action="store_true",
+        help="pycl on CPython in child processes too, back to back with PyOpenCL's, instead of both in one "
+        "process (where one driver's threads slow the other's: PoCL's CPU devices)",
+    )
     parser.add_argument(
         "--child-timeout", type=int, default=300, help="seconds before a hung child process is stopped (default 300)"
     )
@@ -797,14 +803,17 @@ def main(argv=None, default_only=None):
     header += [
         "- command: %s%s" % (" ".join([os.path.basename(sys.executable)] + sys.argv), _git_text()),
         "- method: best of %d batches of about %g ms (mean per call, each batch ending with queue.finish()); "
-        "pycl and PyOpenCL interleaved in one CPython process%s; ratios are pycl / PyOpenCL (below 1: pycl is "
-        "faster); bulk copies also as a fraction of np.copyto's bandwidth in the same column"
+        "%s%s; ratios are pycl / PyOpenCL (below 1: pycl is faster); bulk copies also as a fraction of "
+        "np.copyto's bandwidth in the same column"
         % (
             args.repeats,
             args.batch_ms,
-            "; pycl on PyPy against PyOpenCL on CPython in child processes run back to back, best of %d round(s)"
-            % args.rounds
-            if args.pypy
+            "pycl on CPython in child processes"
+            if args.processes
+            else "pycl and PyOpenCL interleaved in one CPython process",
+            "; %s against PyOpenCL on CPython in child processes run back to back, best of %d round(s)"
+            % (" and ".join(["pycl on CPython"] * args.processes + ["pycl on PyPy"] * bool(args.pypy)), args.rounds)
+            if args.pypy or args.processes
             else "",
         ),
     ]
@@ -817,23 +826,31 @@ def main(argv=None, default_only=None):
     for name in args.only:
         module = bench_module(name)
         _log("%s (%s)" % (name, ", ".join(libs)))
-        results, reports, errors = _run_module(name, libs, ident, args, True)
-        columns = [("pycl CPython", results.get("pycl"))]
-        pairs = []
-        if pyopencl is not None:
-            columns.append(("PyOpenCL CPython", results.get("pyopencl")))
-            pairs.append(("pycl / PyOpenCL", 0, 1, "CPython"))
-        notes = list(errors.values())
+        columns, pairs, notes = [], [], []
+        if args.processes:  # every side in child processes: no in-process comparison
+            results, reports = {}, {}
+        else:
+            results, reports, errors = _run_module(name, libs, ident, args, True)
+            columns.append(("pycl CPython", results.get("pycl")))
+            if pyopencl is not None:
+                columns.append(("PyOpenCL CPython", results.get("pyopencl")))
+                pairs.append(("pycl / PyOpenCL", 0, 1, "CPython"))
+            notes.extend(errors.values())
+        children = []  # (heading, python, library, ratio heading, target label)
+        if args.processes:
+            children.append(("pycl CPython (child)", sys.executable, "pycl", "pycl / PyOpenCL", "CPython"))
         if args.pypy:
-            pypy_runs, cpython_runs = [], []
+            children.append(("pycl PyPy", args.pypy, "pycl", "pycl PyPy / PyOpenCL", "PyPy"))
+        if children:
+            if pyopencl is not None:
+                children.append(("PyOpenCL CPython (child)", sys.executable, "pyopencl", None, None))
+            runs = [[] for _ in children]
             for round_ in range(args.rounds):
                 _log(
-                    "%s: round %d of %d, pycl on PyPy%s"
-                    % (name, round_ + 1, args.rounds, " then PyOpenCL on CPython" if pyopencl is not None else "")
+                    "%s: round %d of %d: %s"
+                    % (name, round_ + 1, args.rounds, ", then ".join(heading for heading, *_ in children))
                 )
-                for runs, python, lib in ((pypy_runs, args.pypy, "pycl"), (cpython_runs, sys.executable, "pyopencl")):
-                    if lib == "pyopencl" and pyopencl is None:
-                        continue
+                for (heading, python, lib, _, _), child_runs in zip(children, runs):
                     child = _spawn(python, lib, name, ident, args)
                     entry = child.get("modules", {}).get(name, {})
                     error = child.get("error") or entry.get("error")
@@ -843,11 +860,17 @@ def main(argv=None, default_only=None):
                             % (lib, python, round_ + 1, args.rounds, _first_line(error))
                         )
                     if entry.get("results"):
-                        runs.append(entry["results"])
-            columns.append(("pycl PyPy", _best_of(pypy_runs) or None))
+                        child_runs.append(entry["results"])
+            first = len(columns)
+            for heading, *_ in children:
+                columns.append((heading, None))
             if pyopencl is not None:
-                columns.append(("PyOpenCL CPython (child)", _best_of(cpython_runs) or None))
-                pairs.append(("pycl PyPy / PyOpenCL", len(columns) - 2, len(columns) - 1, "PyPy"))
+                theirs = len(columns) - 1
+                columns[theirs] = (children[-1][0], _best_of(runs[-1]) or None)
+            for i, ((heading, _, _, ratio, label), child_runs) in enumerate(zip(children, runs)):
+                columns[first + i] = (heading, _best_of(child_runs) or None)
+                if ratio is not None and pyopencl is not None:
+                    pairs.append((ratio, first + i, theirs, label))
         labels = {"pycl": "pycl (CPython)", "pyopencl": "PyOpenCL (CPython)"}
         lines = table(
             module.TITLE,

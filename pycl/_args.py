@@ -413,6 +413,10 @@ def wait_list(wait_for: WaitList, routine: str) -> tuple[int, Any]:
     """``(count, cl_event array or NULL)`` for a ``wait_for`` argument."""
     if not wait_for:
         return 0, ffi.NULL
+    if type(wait_for) is list and len(wait_for) == 1:  # the common case, without a list of handles
+        event = wait_for[0]
+        if isinstance(event, Handle) and event._ctype == "cl_event" and event._handle is not None:
+            return 1, ffi.new("cl_event *", event._handle)
     try:
         # Only events: another handle's cl_* pointer would reach the driver
         # as a cl_event.

@@ -177,8 +177,9 @@ class KernelArgs:
     (a memory object, sampler or SVM pointer, not bytes that may have
     changed). ``cells[i]`` is the typed cell of a declared scalar, if any.
     ``objects`` (None until recomputed): the held objects whose release a
-    launch must refuse. ``queue``, ``built_for`` and ``max_groups`` cache
-    the checks of the last launch's queue (``pycl._launch``)."""
+    launch must refuse. ``queue`` and ``built_for`` (and the struct's
+    ``max_groups``) cache the checks of the last launch's queue
+    (``pycl._launch``)."""
 
     __slots__ = (
         "count",
@@ -198,7 +199,10 @@ class KernelArgs:
         "objects",
         "queue",
         "built_for",
-        "max_groups",
+        "event_cell",
+        "event_int",
+        "wait_cell",
+        "lists",
     )
 
     def __init__(self, count: int, name: str, ctx_ptr: int) -> None:
@@ -220,9 +224,14 @@ class KernelArgs:
         self.cells: list[Any] = [None] * count
         self.fast_types: list[Any] = [None] * count
         self.objects: Optional[tuple[Any, ...]] = ()
+        # what put_all reads, in one attribute
+        self.lists = (self.cells, self.fast_types, self.marks, self.held, self.stable)
         self.queue: Any = None
         self.built_for: Any = None
-        self.max_groups = 0
+        # the event of a launch, as cl_event and as an int (Event._ptr)
+        self.event_cell = ffi.addressof(self.struct, "event")
+        self.event_int = ffi.cast("intptr_t *", self.event_cell)
+        self.wait_cell = ffi.new("cl_event[1]")  # a wait list of one event
 
     def declare(self, dtypes: Iterable[DTypeLike], routine: str) -> None:
         """``set_scalar_arg_dtypes``: one dtype or None per argument."""
@@ -253,7 +262,7 @@ class KernelArgs:
     def put_all(self, kernel: Any, args: Sequence[Any], routine: str) -> None:
         """Fill every cell from ``args`` (already counted). The typed cells
         and the objects set last time are the fast path."""
-        cells, fast_types, marks, held, stable = self.cells, self.fast_types, self.marks, self.held, self.stable
+        cells, fast_types, marks, held, stable = self.lists
         index = 0
         try:
             for index, arg in enumerate(args):

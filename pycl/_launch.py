@@ -47,8 +47,9 @@ if TYPE_CHECKING:
 __all__ = ["launch", "work_sizes", "checked_sizes", "check_group_count"]
 
 _ROUTINE = "enqueue_nd_range_kernel"
-_LOCAL, _OFFSET, _REFUSED = lib.PYCL_LAUNCH_LOCAL, lib.PYCL_LAUNCH_OFFSET, lib.PYCL_LAUNCH_REFUSED
+_REFUSED = lib.PYCL_LAUNCH_REFUSED
 _NULL = ffi.NULL
+_new_object, _gc, _release_event = object.__new__, ffi.gc, lib.pycl_event_release
 
 
 def launch(
@@ -62,11 +63,12 @@ def launch(
     g_times_l: bool,
     allow_empty_ndrange: bool,
     names: tuple[str, str, str],
+    args_checked: bool = False,
 ) -> Event:
     """Enqueue ``kernel`` (whose argument cells are ``args``); ``names``
-    name the three work sizes in messages, as the caller called them."""
-    program = kernel._program
-    if queue is not args.queue or (program is not None and program._built_for is not args.built_for):
+    name the three work sizes in messages, as the caller called them.
+    ``args_checked``: every argument was set (and found live) by this call."""
+    if queue is not args.queue or kernel._program._built_for is not args.built_for:
         _meet_queue(queue, kernel, args)
     queue_ptr = queue._handle
     if queue_ptr is None or queue._used_after_exit:
@@ -74,83 +76,97 @@ def launch(
     kernel_ptr = kernel._handle
     if kernel_ptr is None:
         kernel_ptr = kernel._live()
-    objects = args.objects
-    if objects is None:
-        objects = args.live_objects()
-    for held in objects:
-        if held._handle is None:
-            # a mistake in the sizes is named first, as the general path does
-            checked_sizes(global_size, local_size, global_offset, g_times_l, names)
-            _raise_released(args, held)
+    if not args_checked:
+        objects = args.objects
+        if objects is None:
+            objects = args.live_objects()
+        for held in objects:
+            if held._handle is None:
+                # a mistake in the sizes is named first, as the general path does
+                checked_sizes(global_size, local_size, global_offset, g_times_l, names)
+                _raise_released(args, held)
+
+    if not wait_for:
+        count, events = 0, _NULL
+    elif type(wait_for) is list and len(wait_for) == 1 and type(wait_for[0]) is Event:
+        # the common wait list, in the kernel's own cell (no allocation)
+        event = wait_for[0]._handle
+        if event is None:
+            event = wait_for[0]._live()
+        count, events = 1, args.wait_cell
+        events[0] = event
+    else:
+        count, events = wait_list(wait_for, _ROUTINE)
 
     # The fast path: plain ints, no offset, no g_times_l, no empty ranges.
+    # Each size is unpacked to three entries (1 past its dimensions; a
+    # local size of 0 tells the shim that there is none).
     dims = 0
-    if global_offset is None and not g_times_l and not allow_empty_ndrange:
-        if type(global_size) is tuple:
-            dims = len(global_size)
-            if dims == 1:
-                g0, g1, g2 = global_size[0], 1, 1
-            elif dims == 2:
-                (g0, g1), g2 = global_size, 1
-            elif dims == 3:
-                g0, g1, g2 = global_size
-            else:
-                dims = 0
-        elif type(global_size) is int:
-            dims, g0, g1, g2 = 1, global_size, 1, 1
-        if dims and not (type(g0) is int and type(g1) is int and type(g2) is int):
-            dims = 0
-        if local_size is None:
-            flags, l0, l1, l2 = 0, 0, 0, 0
-        elif dims and type(local_size) is tuple and len(local_size) == dims:
-            flags = _LOCAL
-            l0, l1, l2 = local_size if dims == 3 else (*local_size, 1) if dims == 2 else (local_size[0], 1, 1)
-            if not (type(l0) is int and type(l1) is int and type(l2) is int):
-                dims = 0
-        elif type(local_size) is int and dims == 1:
-            flags, l0, l1, l2 = _LOCAL, local_size, 1, 1
+    if type(global_size) is tuple and global_offset is None and not (g_times_l or allow_empty_ndrange):
+        dims = len(global_size)
+        if dims == 1:
+            g0 = global_size[0]
+            g1 = g2 = 1
+        elif dims == 2:
+            g0, g1 = global_size
+            g2 = 1
+        elif dims == 3:
+            g0, g1, g2 = global_size
         else:
             dims = 0
-    if wait_for:
-        count, events = wait_list(wait_for, _ROUTINE)
-    else:
-        count, events = 0, _NULL
-    out, out_int = out_cell()
-    if dims:
-        try:
-            status = lib.pycl_launch(
-                queue_ptr, kernel_ptr, args.struct, dims, g0, g1, g2, l0, l1, l2, 0, 0, 0, flags,
-                args.max_groups, count, events, out,
-            )  # fmt: skip
-        except OverflowError:  # a negative size, or one past size_t
-            status = _REFUSED
-        if status == 0:
-            return take_event(Event, out, out_int)
-        if status != _REFUSED:
-            _raise_failed(status, args, global_size, local_size)
+        if local_size is None:
+            l0 = l1 = l2 = 0
+        elif type(local_size) is tuple and len(local_size) == dims:
+            if dims == 1:
+                l0 = local_size[0]
+                l1 = l2 = 1
+            elif dims == 2:
+                l0, l1 = local_size
+                l2 = 1
+            else:
+                l0, l1, l2 = local_size
+            if type(l0) is not int or type(l1) is not int or type(l2) is not int or not l0:
+                dims = 0
+        else:
+            dims = 0
+        if dims and type(g0) is int and type(g1) is int and type(g2) is int:
+            try:
+                status = lib.pycl_launch(queue_ptr, kernel_ptr, args.struct, dims, g0, g1, g2, l0, l1, l2, count, events)
+            except OverflowError:  # a negative size, or one past size_t
+                status = _REFUSED
+            if not status:
+                event = _new_object(Event)
+                event._ptr = args.event_int[0]
+                event._handle = _gc(args.event_cell[0], _release_event)
+                return event
+            if status != _REFUSED:
+                _raise_failed(status, args, global_size, local_size)
+
     # The general path: check everything and name the mistake.
     global_name, local_name, offset_name = names
     full, local, offset = checked_sizes(global_size, local_size, global_offset, g_times_l, names)
     check_group_count(queue._device, full, local, (global_name, local_name))
     if allow_empty_ndrange and 0 in full:
         return enqueue_marker(queue, wait_for)
-    dims = len(full)
-    g0, g1, g2 = full + (1,) * (3 - dims)
-    l0, l1, l2 = (0, 0, 0) if local is None else local + (1,) * (3 - dims)
-    o0, o1, o2 = (0, 0, 0) if offset is None else offset + (0,) * (3 - dims)
-    flags = (0 if local is None else _LOCAL) | (0 if offset is None else _OFFSET)
-    status = lib.pycl_launch(
-        queue_ptr, kernel_ptr, args.struct, dims, g0, g1, g2, l0, l1, l2, o0, o1, o2, flags,
-        args.max_groups, count, events, out,
-    )  # fmt: skip
+    args.apply(kernel_ptr)
+    out, out_int = out_cell()
+    status = lib.pycl_enqueue_nd_range_kernel(
+        queue_ptr,
+        kernel_ptr,
+        len(full),
+        _NULL if offset is None else ffi.new("size_t[]", offset),
+        ffi.new("size_t[]", full),
+        _NULL if local is None else ffi.new("size_t[]", local),
+        count,
+        events,
+        out,
+    )
     if status:
-        _raise_failed(status, args, full, local)
+        check(status, "clEnqueueNDRangeKernel", "global %r, local %r" % (full, local))
     return take_event(Event, out, out_int)
 
 
 def _raise_failed(status: int, args: KernelArgs, global_size: Any, local_size: Any) -> None:
-    if status == _REFUSED:  # the general path's checks passed what the shim refused
-        raise logic_error(_ROUTINE, "global %r, local %r refused by pycl_launch" % (global_size, local_size))
     if args.struct.failed < args.count:
         args.raise_failed(status)
     check(status, "clEnqueueNDRangeKernel", "global %r, local %r" % (global_size, local_size))
@@ -166,10 +182,10 @@ def _meet_queue(queue: CommandQueue, kernel: Kernel, args: KernelArgs) -> None:
     ``args`` for the launches that follow."""
     queue_handle(queue, _ROUTINE)
     program = kernel._program
-    built_for = None if program is None else program._built_for
+    built_for = program._built_for
     if built_for is not None:
-        _check_built_for(program, kernel, queue)  # type: ignore[arg-type]  # program is set where built_for is
-    args.max_groups = group_limit(queue._device)
+        _check_built_for(program, kernel, queue)
+    args.struct.max_groups = group_limit(queue._device)
     args.queue, args.built_for = queue, built_for
 
 

@@ -274,7 +274,7 @@ class Kernel(Handle):
     # _exec_info: {param: (size, value cdata, objects kept alive)} of
     # set_kernel_exec_info, applied again to a renewed kernel
     __slots__ = ("_program", "_arg_cells", "_exec_info")
-    _program: Optional[Program]
+    _program: Program
     _arg_cells: Optional[KernelArgs]
     _exec_info: dict[int, tuple[int, Any, Any]]
     _ctype = "cl_kernel"
@@ -296,9 +296,8 @@ class Kernel(Handle):
         return self
 
     def _adopt(self, raw: Any) -> None:
-        Handle._adopt(self, raw)
+        Handle._adopt(self, raw)  # the caller sets _program
         self._arg_cells = None
-        self._program = None
         self._exec_info = {}
 
     def _init_from_handle(self) -> None:
@@ -350,7 +349,7 @@ class Kernel(Handle):
         580; clearing it first does not help). PyOpenCL's ``prg.knl``
         escapes this by making a new kernel at each retrieval. Done on every
         driver, so that every device tests it; ``int_ptr`` changes."""
-        program = self.program if self._program is None else self._program
+        program = self._program
         raw = ffi.new("cl_kernel *")
         name = self.function_name
         check(lib.pycl_kernel_create(program._live(), name.encode(), raw), "clCreateKernel", "kernel %r" % name)
@@ -409,7 +408,7 @@ class Kernel(Handle):
         cells.put_all(self, args, "Kernel.__call__")
         return launch(
             queue, self, cells, global_size, local_size, global_offset, wait_for, g_times_l, allow_empty_ndrange,
-            _CALL_NAMES,
+            _CALL_NAMES, True,
         )  # fmt: skip
 
 

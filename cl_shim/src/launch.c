@@ -51,24 +51,22 @@ static size_t group_count(cl_uint work_dim, const size_t *global, const size_t *
 }
 
 cl_int pycl_launch(cl_command_queue queue, cl_kernel kernel, struct pycl_kernel_args *args, cl_uint work_dim,
-                   size_t g0, size_t g1, size_t g2, size_t l0, size_t l1, size_t l2, size_t o0, size_t o1,
-                   size_t o2, unsigned flags, size_t max_groups, cl_uint num_events, const cl_event *wait_list,
-                   cl_event *event)
+                   size_t g0, size_t g1, size_t g2, size_t l0, size_t l1, size_t l2, cl_uint num_events,
+                   const cl_event *wait_list)
 {
-    const size_t global[3] = {g0, g1, g2}, local[3] = {l0, l1, l2}, offset[3] = {o0, o1, o2};
-    const size_t *local_size = (flags & PYCL_LAUNCH_LOCAL) ? local : NULL;
-    const size_t *global_offset = (flags & PYCL_LAUNCH_OFFSET) ? offset : NULL;
+    const size_t global[3] = {g0, g1, g2}, local[3] = {l0, l1, l2};
+    const size_t *local_size = l0 ? local : NULL;
     args->failed = args->count;
     if (work_dim < 1 || work_dim > 3)
         return CL_INVALID_WORK_DIMENSION;
     for (cl_uint d = 0; d < work_dim; d++)
-        if (global[d] > SIZE_LIMIT || (local_size && local[d] > SIZE_LIMIT) || (global_offset && offset[d] > SIZE_LIMIT))
+        if (global[d] > SIZE_LIMIT || local[d] > SIZE_LIMIT)
             return PYCL_LAUNCH_REFUSED;
-    if (max_groups && group_count(work_dim, global, local_size, max_groups) >= max_groups)
+    if (args->max_groups && group_count(work_dim, global, local_size, args->max_groups) >= args->max_groups)
         return PYCL_LAUNCH_REFUSED;
     cl_int status = pycl_kernel_set_marked(kernel, args);
     if (status != CL_SUCCESS)
         return status;
-    return pycl_enqueue_nd_range_kernel(queue, kernel, work_dim, global_offset, global, local_size, num_events, wait_list,
-                                        event);
+    return pycl_enqueue_nd_range_kernel(queue, kernel, work_dim, NULL, global, local_size, num_events, wait_list,
+                                        &args->event);
 }

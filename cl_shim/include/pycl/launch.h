@@ -12,10 +12,6 @@
 #define PYCL_ARG_SVM 2   /* values[i] is the pointer (clSetKernelArgSVMPointer) */
 #define PYCL_ARG_LOCAL 3 /* sizes[i] bytes of __local memory (value NULL) */
 
-/* flags of pycl_launch */
-#define PYCL_LAUNCH_LOCAL 1  /* l0..l2 are the local size (else NULL) */
-#define PYCL_LAUNCH_OFFSET 2 /* o0..o2 are the global offset (else NULL) */
-
 /* pycl_launch's answer for work sizes that pycl's checks refuse (an entry
  * above 2**63 - 1, or max_groups work-groups or more): nothing was set or
  * enqueued, and the Python layer names the mistake. */
@@ -27,6 +23,8 @@ struct pycl_kernel_args {
     size_t *sizes;        /* count */
     void **values;        /* count */
     cl_uint failed;       /* the index whose setting failed, else count */
+    size_t max_groups;    /* 0, or the number of work-groups at which the device fails */
+    cl_event event;       /* the event of the last launch */
 };
 
 /* Sets every marked argument, in index order, clearing each mark once set.
@@ -34,10 +32,12 @@ struct pycl_kernel_args {
  * arguments after it keep their marks. */
 cl_int pycl_kernel_set_marked(cl_kernel kernel, struct pycl_kernel_args *args);
 /* pycl_kernel_set_marked, then clEnqueueNDRangeKernel over work_dim (1 to 3)
- * dimensions of global size g0..g2 (local size and offset per flags).
- * max_groups: 0, or the number of work-groups at which the device fails
- * (where no local size is given, every work-item counts as a group). */
+ * dimensions of global size g0..g2 and local size l0..l2 (l0 = 0: none, the
+ * driver chooses), without an offset; the event goes to args->event. Where no
+ * local size is given, every work-item counts as a work-group for
+ * args->max_groups. Its few arguments are the point: each one costs CPython
+ * a conversion in every call. Launches with an offset set the marked
+ * arguments and call pycl_enqueue_nd_range_kernel. */
 cl_int pycl_launch(cl_command_queue queue, cl_kernel kernel, struct pycl_kernel_args *args, cl_uint work_dim,
-                   size_t g0, size_t g1, size_t g2, size_t l0, size_t l1, size_t l2, size_t o0, size_t o1,
-                   size_t o2, unsigned flags, size_t max_groups, cl_uint num_events, const cl_event *wait_list,
-                   cl_event *event);
+                   size_t g0, size_t g1, size_t g2, size_t l0, size_t l1, size_t l2, cl_uint num_events,
+                   const cl_event *wait_list);
