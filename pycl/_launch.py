@@ -99,48 +99,58 @@ def launch(
         count, events = wait_list(wait_for, _ROUTINE)
 
     # The fast path: plain ints, no offset, no g_times_l, no empty ranges.
-    # Each size is unpacked to three entries (1 past its dimensions; a
-    # local size of 0 tells the shim that there is none).
-    dims = 0
-    if type(global_size) is tuple and global_offset is None and not (g_times_l or allow_empty_ndrange):
-        dims = len(global_size)
-        if dims == 1:
-            g0 = global_size[0]
-            g1 = g2 = 1
-        elif dims == 2:
-            g0, g1 = global_size
-            g2 = 1
-        elif dims == 3:
-            g0, g1, g2 = global_size
-        else:
-            dims = 0
+    # A local size of 0 tells the shim that there is none; a dimension
+    # past the size's own counts 1.
+    status = _REFUSED
+    extent = (global_size,) if type(global_size) is int else global_size
+    if type(extent) is tuple and global_offset is None and not (g_times_l or allow_empty_ndrange):
+        dims = len(extent)
         if local_size is None:
-            l0 = l1 = l2 = 0
-        elif type(local_size) is tuple and len(local_size) == dims:
-            if dims == 1:
+            local_dims, l0, l1, l2 = dims, 0, 0, 0
+        elif type(local_size) is int:
+            local_dims, l0, l1, l2 = (1 if local_size else 0), local_size, 1, 1
+        elif type(local_size) is tuple:
+            local_dims = len(local_size)
+            if local_dims == 1:
                 l0 = local_size[0]
                 l1 = l2 = 1
-            elif dims == 2:
+            elif local_dims == 2:
                 l0, l1 = local_size
                 l2 = 1
-            else:
+            elif local_dims == 3:
                 l0, l1, l2 = local_size
-            if type(l0) is not int or type(l1) is not int or type(l2) is not int or not l0:
-                dims = 0
+            else:
+                local_dims = 0
+            if local_dims == dims and (type(l0) is not int or type(l1) is not int or type(l2) is not int or not l0):
+                local_dims = 0
         else:
-            dims = 0
-        if dims and type(g0) is int and type(g1) is int and type(g2) is int:
-            try:
-                status = lib.pycl_launch(queue_ptr, kernel_ptr, args.struct, dims, g0, g1, g2, l0, l1, l2, count, events)
-            except OverflowError:  # a negative size, or one past size_t
-                status = _REFUSED
-            if not status:
-                event = _new_object(Event)
-                event._ptr = args.event_int[0]
-                event._handle = _gc(args.event_cell[0], _release_event)
-                return event
-            if status != _REFUSED:
-                _raise_failed(status, args, global_size, local_size)
+            local_dims = 0
+        try:
+            if local_dims != dims:
+                pass
+            elif dims == 1:
+                g0 = extent[0]
+                if type(g0) is int:
+                    status = lib.pycl_launch_1d(queue_ptr, kernel_ptr, args.struct, g0, l0, count, events)
+            elif dims == 2:
+                g0, g1 = extent
+                if type(g0) is int and type(g1) is int:
+                    status = lib.pycl_launch(queue_ptr, kernel_ptr, args.struct, 2, g0, g1, 1, l0, l1, 1, count, events)
+            elif dims == 3:
+                g0, g1, g2 = extent
+                if type(g0) is int and type(g1) is int and type(g2) is int:
+                    status = lib.pycl_launch(
+                        queue_ptr, kernel_ptr, args.struct, 3, g0, g1, g2, l0, l1, l2, count, events
+                    )
+        except OverflowError:  # a negative size, or one past size_t
+            pass
+        if not status:
+            event = _new_object(Event)
+            event._ptr = args.event_int[0]
+            event._handle = _gc(args.event_cell[0], _release_event)
+            return event
+        if status != _REFUSED:
+            _raise_failed(status, args, global_size, local_size)
 
     # The general path: check everything and name the mistake.
     global_name, local_name, offset_name = names

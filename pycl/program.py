@@ -431,9 +431,10 @@ def enqueue_nd_range_kernel(
     returns an Event. The parameters are named and ordered as PyOpenCL's
     implementation has them (its stub says ``global_offset`` and
     keyword-only flags; code written against it fails there too)."""
-    if type(kernel) is not Kernel and not isinstance(kernel, Kernel):
-        raise TypeError("enqueue_nd_range_kernel: kernel must be a pycl.Kernel, not %s" % type(kernel).__name__)
-    cells = kernel._arg_cells
+    try:
+        cells = kernel._arg_cells
+    except AttributeError:
+        raise TypeError("enqueue_nd_range_kernel: kernel must be a pycl.Kernel, not %s" % type(kernel).__name__) from None
     if cells is None:
         cells = kernel._cells()
     return launch(

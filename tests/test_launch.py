@@ -303,3 +303,37 @@ def test_changed_arguments_reach_the_kernel(env):
     knl(queue, (N,), None, buf, 1.0, N)  # the kernel recovers with a live one
     step(model, 1.0)
     np.testing.assert_array_equal(read(queue, buf), model)
+
+
+def _pooled(ctx, queue):
+    pool = cl.tools.MemoryPool(cl.tools.ImmediateAllocator(queue))
+    return pool.allocate(4 * N), pool
+
+
+@pytest.mark.parametrize("kind", ["buffer", "sub-buffer", "pooled", "svm", "svm tag"])
+def test_released_argument_is_refused(env, kind):
+    """Every kind of memory argument a kernel keeps: released after it was
+    set, the next launch is refused (the driver would get a dangling handle)."""
+    ctx, queue, program, buf, model = env
+    keep = None
+    if kind.startswith("svm"):
+        if not cl.characterize.has_coarse_grain_buffer_svm(ctx.devices[0]):
+            pytest.skip("the device has no coarse-grain SVM")
+        alloc = cl.SVMAllocation(ctx, 4 * N, 0, cl.svm_mem_flags.READ_WRITE)
+        arg, gone = (alloc, alloc) if kind == "svm" else (cl.SVM(alloc.buf), alloc)
+    elif kind == "pooled":
+        arg, keep = _pooled(ctx, queue)
+        gone = arg
+    elif kind == "sub-buffer":
+        arg = gone = buf.get_sub_region(0, 4 * N)
+    else:
+        arg = gone = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 4 * N)
+    knl = cl.Kernel(program, "k")
+    knl.set_args(arg, np.float32(1), np.int32(N))
+    cl.enqueue_nd_range_kernel(queue, knl, (N,), None).wait()
+    gone.release()
+    with pytest.raises(cl.LogicError, match=r"kernel argument 0 \(.*\) was released"):
+        cl.enqueue_nd_range_kernel(queue, knl, (N,), None)
+    with pytest.raises(cl.LogicError, match="released"):
+        knl.set_args(arg, np.float32(1), np.int32(N))
+    del keep

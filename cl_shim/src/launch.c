@@ -70,3 +70,9 @@ cl_int pycl_launch(cl_command_queue queue, cl_kernel kernel, struct pycl_kernel_
     return pycl_enqueue_nd_range_kernel(queue, kernel, work_dim, NULL, global, local_size, num_events, wait_list,
                                         &args->event);
 }
+
+cl_int pycl_launch_1d(cl_command_queue queue, cl_kernel kernel, struct pycl_kernel_args *args, size_t global_size,
+                      size_t local_size, cl_uint num_events, const cl_event *wait_list)
+{
+    return pycl_launch(queue, kernel, args, 1, global_size, 1, 1, local_size, 1, 1, num_events, wait_list);
+}

@@ -41,3 +41,7 @@ cl_int pycl_kernel_set_marked(cl_kernel kernel, struct pycl_kernel_args *args);
 cl_int pycl_launch(cl_command_queue queue, cl_kernel kernel, struct pycl_kernel_args *args, cl_uint work_dim,
                    size_t g0, size_t g1, size_t g2, size_t l0, size_t l1, size_t l2, cl_uint num_events,
                    const cl_event *wait_list);
+/* pycl_launch of one dimension, the most common launch, in five arguments
+ * fewer. */
+cl_int pycl_launch_1d(cl_command_queue queue, cl_kernel kernel, struct pycl_kernel_args *args, size_t global_size,
+                      size_t local_size, cl_uint num_events, const cl_event *wait_list);
