@@ -711,8 +711,12 @@ class SVM(SVMPointer):
     def _pointer(self, routine: str) -> tuple[int, int, Optional[SVMAllocation]]:
         alloc = self._alloc
         if alloc is not None and alloc._handle is None:
+            # describe(), not repr(): the array's memory is gone (NVIDIA unmaps
+            # freed SVM, and printing its values crashed the process)
             raise logic_error(
-                routine, "the SVMAllocation under this SVM tag (%r) was released" % self.mem, lib.CL_INVALID_VALUE
+                routine,
+                "the SVMAllocation under this SVM tag (%s) was released" % describe(self.mem),
+                lib.CL_INVALID_VALUE,
             )
         return self._ptr, self._size, alloc
 
