@@ -38,7 +38,30 @@ ROWS = [
     "map+unmap image 512x512 (+ wait)",
     "Buffer create+release",
     "create_image 512x512 + release",
+    "kernel launch: typed call knl(queue, (64,), None, buf, 1.0, 64)",
+    "kernel launch: enqueue_nd_range_kernel (arguments set before)",
+    "kernel launch: enqueue_nd_range_kernel with wait_for=[event]",
 ]
+
+KERNEL = """
+__kernel void k(__global float *a, float s, int n)
+{
+    int i = get_global_id(0);
+    if (i < n) a[i] = a[i] * 0.5f + s;
+}
+"""
+
+
+def kernel_setup(cl, ctx, queue):
+    """The kernel of bench_kernels.py's launch rows, its arguments set once,
+    its buffer, and a complete event to wait for."""
+    knl = cl.Kernel(cl.Program(ctx, KERNEL).build(), "k")
+    knl.set_scalar_arg_dtypes([None, np.float32, np.int32])
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 256)
+    knl(queue, (64,), None, buf, 1.0, 64)
+    done = cl.enqueue_marker(queue)
+    done.wait()
+    return knl, buf, [done]
 
 
 def public_ops(s):
@@ -64,6 +87,8 @@ def public_ops(s):
         array = cl.enqueue_map_image(queue, img, cl.map_flags.READ, (0, 0), (512, 512), (512, 512, 4), np.uint8)[0]
         array.base.release().wait()
 
+    knl, kbuf, waits = kernel_setup(cl, ctx, queue)
+
     functions = [
         lambda: cl.enqueue_copy(queue, buf8, host8),
         lambda: cl.enqueue_copy(queue, host8, buf8),
@@ -83,6 +108,9 @@ def public_ops(s):
         map_image,
         lambda: cl.Buffer(ctx, mf.READ_WRITE, 4096).release(),
         lambda: cl.create_image(ctx, mf.READ_WRITE, fmt, (512, 512)).release(),
+        lambda: knl(queue, (64,), None, kbuf, 1.0, 64),
+        lambda: cl.enqueue_nd_range_kernel(queue, knl, (64,), None),
+        lambda: cl.enqueue_nd_range_kernel(queue, knl, (64,), None, wait_for=waits),
     ]
     return [harness.Op(name, fn) for name, fn in zip(ROWS, functions)]
 
@@ -163,6 +191,24 @@ def bare_ops(s):
         check(lib.pycl_image_create(ctx._handle, null, mf.READ_WRITE, cformat, desc, null, mem_out))
         lib.pycl_mem_release(mem_out[0])
 
+    # A launch: pycl_launch_1d over the kernel's argument cells, its event
+    # released at once; the typed call writes and marks its two scalars.
+    knl, kbuf, waits = kernel_setup(cl, ctx, queue)
+    cells = knl._arg_cells
+    args, marks, scalar, count = cells.struct, cells.marks, cells.cells[1], cells.cells[2]
+    wait_list = ffi.new("cl_event *", waits[0]._handle)
+    check.keep += (knl, kbuf, waits, wait_list)
+
+    def launch(n_events=0, events=null):
+        check(lib.pycl_launch_1d(q, knl._handle, args, 64, 0, n_events, events))
+        lib.pycl_event_release(args.event)
+
+    def typed_launch():
+        scalar[0] = 1.0
+        count[0] = 64
+        marks[1] = marks[2] = lib.PYCL_ARG_BYTES
+        launch()
+
     functions = [
         lambda: check(lib.pycl_enqueue_write_buffer(q, buf8._handle, 1, 0, 8, p8, 0, null, null)),
         lambda: check(lib.pycl_enqueue_read_buffer(q, buf8._handle, 1, 0, 8, p8, 0, null, null)),
@@ -178,6 +224,9 @@ def bare_ops(s):
         map_image,
         create_buffer,
         create_image,
+        typed_launch,
+        launch,
+        lambda: launch(1, wait_list),
     ]
     return [harness.Op(name, fn) for name, fn in zip(ROWS, functions)]
 

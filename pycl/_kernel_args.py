@@ -30,13 +30,18 @@ structured, byte-swapped) are converted by numpy, as their bytes.
 
 A kernel object's cells are shared by every thread that uses it, as the
 kernel's arguments are in OpenCL (``clSetKernelArg`` is not thread-safe for
-one kernel): threads that launch one kernel concurrently each need a kernel
-object of their own, as with PyOpenCL.
+one kernel). ``KernelArgs.lock`` makes each setting of arguments, and each
+launch with the arguments it sets, one step: threads that launch one kernel
+object take turns (its C calls run without the GIL, and another thread's
+arguments must not change the cells, nor free what they point into, while
+they run). PyOpenCL's calls keep the GIL instead, and a launch there may
+pick up another thread's arguments.
 """
 
 from __future__ import annotations
 
 import operator
+import threading
 from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
@@ -203,6 +208,7 @@ class KernelArgs:
         "event_int",
         "wait_cell",
         "lists",
+        "lock",
     )
 
     def __init__(self, count: int, name: str, ctx_ptr: int) -> None:
@@ -226,6 +232,7 @@ class KernelArgs:
         self.objects: Optional[tuple[Any, ...]] = ()
         # what put_all reads, in one attribute
         self.lists = (self.cells, self.fast_types, self.marks, self.held, self.stable)
+        self.lock = threading.Lock()  # held by whoever sets or launches (see the module docstring)
         self.queue: Any = None
         self.built_for: Any = None
         # the event of a launch, as cl_event and as an int (Event._ptr)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 import warnings
 from typing import TYPE_CHECKING, Any, Optional, Union
 
@@ -262,13 +263,16 @@ class RepeatedKernelRetrieval(UserWarning):
     """``prg.<kernel name>`` was used more than once (each use makes a new kernel)."""
 
 
+_making_cells = threading.Lock()
+
+
 class Kernel(Handle):
     """``Kernel(program, name)``. Arguments: memory objects, ``LocalMemory``,
     samplers, SVM pointers, numpy scalars or buffer-protocol bytes, ``None``
     for a NULL buffer. Plain Python ints and floats are rejected unless
     ``set_scalar_arg_dtypes`` says which type they are. The arguments live in
     cells of this object (``pycl._kernel_args``) that a launch hands to the
-    driver: one kernel object serves one thread at a time, as in OpenCL."""
+    driver; threads that use one kernel object take turns."""
 
     # _arg_cells: the argument cells, made at the first argument
     # _exec_info: {param: (size, value cdata, objects kept alive)} of
@@ -305,19 +309,31 @@ class Kernel(Handle):
 
     def _cells(self) -> KernelArgs:
         """The argument cells, made at the first use."""
+        with _making_cells:  # one set of cells, whichever thread comes first
+            cells = self._arg_cells
+            if cells is None:
+                self._live()
+                ki = _constants.kernel_info
+                count = self.get_info(ki.NUM_ARGS)
+                cells = self._arg_cells = KernelArgs(count, self.function_name, self.get_info(ki.CONTEXT)._ptr)
+        return cells
+
+    def release(self) -> None:
+        """Release the kernel now; a launch under way in another thread ends first."""
         cells = self._arg_cells
         if cells is None:
-            self._live()
-            ki = _constants.kernel_info
-            count = self.get_info(ki.NUM_ARGS)
-            cells = self._arg_cells = KernelArgs(count, self.function_name, self.get_info(ki.CONTEXT)._ptr)
-        return cells
+            Handle.release(self)
+        else:
+            with cells.lock:
+                Handle.release(self)
 
     def set_scalar_arg_dtypes(self, arg_types: Iterable[DTypeLike]) -> None:
         """One numpy dtype (for scalar arguments) or None per argument: a
         declared argument takes Python numbers (``struct.pack``'s rules, as
         PyOpenCL: no float for an integer dtype, nothing out of range)."""
-        self._cells().declare(arg_types, "Kernel.set_scalar_arg_dtypes")
+        cells = self._cells()
+        with cells.lock:
+            cells.declare(arg_types, "Kernel.set_scalar_arg_dtypes")
 
     def set_arg(self, index: int, arg: Any) -> None:
         """Set argument ``index`` (from 0) to ``arg``, one of the kinds the
@@ -331,16 +347,18 @@ class Kernel(Handle):
                 % (index, cells.count - 1, cells.name, cells.count),
                 lib.CL_INVALID_ARG_INDEX,
             )
-        cells.put(self, index, arg, "Kernel.set_arg")
-        cells.apply(self._handle)
+        with cells.lock:
+            cells.put(self, index, arg, "Kernel.set_arg")
+            cells.apply(self._live())
 
     def set_args(self, *args: Any) -> None:
         """Set every argument, in order: ``set_arg(i, args[i])``."""
         cells = self._cells()
         if len(args) != cells.count:
             cells.check_count(args, "Kernel.set_args")
-        cells.put_all(self, args, "Kernel.set_args")
-        cells.apply(self._live())
+        with cells.lock:
+            cells.put_all(self, args, "Kernel.set_args")
+            cells.apply(self._live())
 
     def _renew(self) -> None:
         """A fresh cl_kernel for this object, its arguments set again: an
@@ -405,11 +423,12 @@ class Kernel(Handle):
             cells = self._cells()
         if len(args) != cells.count:
             cells.check_count(args, "Kernel.__call__")
-        cells.put_all(self, args, "Kernel.__call__")
-        return launch(
-            queue, self, cells, global_size, local_size, global_offset, wait_for, g_times_l, allow_empty_ndrange,
-            _CALL_NAMES, True,
-        )  # fmt: skip
+        with cells.lock:
+            cells.put_all(self, args, "Kernel.__call__")
+            return launch(
+                queue, self, cells, global_size, local_size, global_offset, wait_for, g_times_l,
+                allow_empty_ndrange, _CALL_NAMES, True,
+            )  # fmt: skip
 
 
 # The names of the work sizes in messages: those the caller used.
@@ -437,10 +456,11 @@ def enqueue_nd_range_kernel(
         raise TypeError("enqueue_nd_range_kernel: kernel must be a pycl.Kernel, not %s" % type(kernel).__name__) from None
     if cells is None:
         cells = kernel._cells()
-    return launch(
-        queue, kernel, cells, global_work_size, local_work_size, global_work_offset, wait_for, g_times_l,
-        allow_empty_ndrange, _ENQUEUE_NAMES,
-    )  # fmt: skip
+    with cells.lock:
+        return launch(
+            queue, kernel, cells, global_work_size, local_work_size, global_work_offset, wait_for, g_times_l,
+            allow_empty_ndrange, _ENQUEUE_NAMES,
+        )  # fmt: skip
 
 
 def _wrap_program(raw: Any) -> Program:

@@ -337,3 +337,69 @@ def test_released_argument_is_refused(env, kind):
     with pytest.raises(cl.LogicError, match="released"):
         knl.set_args(arg, np.float32(1), np.int32(N))
     del keep
+
+
+_THREADS = """
+import sys, threading
+import numpy as np
+import pycl as cl
+
+p, d = int(sys.argv[1]), int(sys.argv[2])
+ctx = cl.Context([cl.get_platforms()[p].get_devices()[d]])
+knl = cl.Kernel(cl.Program(ctx, sys.argv[3]).build(), "k")
+knl.set_scalar_arg_dtypes([None, np.float32, np.int32])
+n, workers, launches = 64, 4, 150
+buffers = [cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 4 * n) for _ in range(workers)]
+queues = [cl.CommandQueue(ctx) for _ in range(workers)]
+for q, b in zip(queues, buffers):
+    cl.enqueue_fill_buffer(q, b, np.float32(0), 0, 4 * n).wait()
+errors = []
+
+def work(i):
+    try:
+        for j in range(launches):
+            if j % 2:  # the fast path, then the general one (an int size, an offset)
+                knl(queues[i], (n,), None, buffers[i], float(i), n)
+            else:
+                knl(queues[i], n, None, buffers[i], np.float32(i), np.int32(n), global_offset=(0,))
+        queues[i].finish()
+    except Exception as error:
+        errors.append(repr(error))
+
+threads = [threading.Thread(target=work, args=(i,)) for i in range(workers)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+assert not errors, errors
+for i in range(workers):
+    expected = np.zeros(n, np.float32)
+    for _ in range(launches):
+        expected = expected * np.float32(0.5) + np.float32(i)
+    got = np.empty(n, np.float32)
+    cl.enqueue_copy(queues[i], got, buffers[i])
+    assert np.array_equal(got, expected), (i, got[:4], expected[:4])
+print("done")
+"""
+
+
+def test_threads_take_turns_on_one_kernel(ctx_factory):
+    """Threads that launch one kernel object, each with its own buffer,
+    scalar and queue, get their own results: each call's setting of
+    arguments and its launch is one step (the C calls run without the GIL;
+    without the turns, another thread's arguments replaced the cells under a
+    running launch and the process crashed). In a child process, so that a
+    crash is a failure. (set_args then enqueue_nd_range_kernel are two
+    steps: another thread's arguments may come between them, as in OpenCL.)"""
+    import subprocess
+    import sys
+
+    device = ctx_factory.device
+    require_kernel_compiler(device)
+    platforms = cl.get_platforms()
+    p = platforms.index(device.platform)
+    d = platforms[p].get_devices().index(device)
+    run = subprocess.run(
+        [sys.executable, "-c", _THREADS, str(p), str(d), SOURCE], capture_output=True, text=True, timeout=300
+    )
+    assert run.returncode == 0 and run.stdout.endswith("done\n"), (run.returncode, run.stdout, run.stderr[-2000:])
