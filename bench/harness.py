@@ -850,7 +850,7 @@ def main(argv=None, default_only=None):
                     "%s: round %d of %d: %s"
                     % (name, round_ + 1, args.rounds, ", then ".join(heading for heading, *_ in children))
                 )
-                for (heading, python, lib, _, _), child_runs in zip(children, runs):
+                for (_, python, lib, _, _), child_runs in zip(children, runs):
                     child = _spawn(python, lib, name, ident, args)
                     entry = child.get("modules", {}).get(name, {})
                     error = child.get("error") or entry.get("error")
@@ -862,15 +862,11 @@ def main(argv=None, default_only=None):
                     if entry.get("results"):
                         child_runs.append(entry["results"])
             first = len(columns)
-            for heading, *_ in children:
-                columns.append((heading, None))
-            if pyopencl is not None:
-                theirs = len(columns) - 1
-                columns[theirs] = (children[-1][0], _best_of(runs[-1]) or None)
-            for i, ((heading, _, _, ratio, label), child_runs) in enumerate(zip(children, runs)):
-                columns[first + i] = (heading, _best_of(child_runs) or None)
-                if ratio is not None and pyopencl is not None:
-                    pairs.append((ratio, first + i, theirs, label))
+            for (heading, *_), child_runs in zip(children, runs):
+                columns.append((heading, _best_of(child_runs) or None))
+            if pyopencl is not None:  # each pycl column against PyOpenCL's, the last one
+                for i, (_, _, _, ratio, label) in enumerate(children[:-1]):
+                    pairs.append((ratio, first + i, len(columns) - 1, label))
         labels = {"pycl": "pycl (CPython)", "pyopencl": "PyOpenCL (CPython)"}
         lines = table(
             module.TITLE,

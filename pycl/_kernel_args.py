@@ -47,7 +47,6 @@ from typing import TYPE_CHECKING, Any, Optional
 import numpy as np
 
 from pycl._lib import ffi, lib
-from pycl import constants as _constants
 from pycl.errors import check, logic_error
 from pycl._args import size_value
 
@@ -104,6 +103,8 @@ class _Scalar:
     """What ``set_scalar_arg_dtypes`` declared for one argument."""
 
     __slots__ = ("dtype", "ctype", "fast_type", "low", "high")
+    low: int  # the range of an integer dtype (0 for the others)
+    high: int
 
     def __init__(self, dtype: np.dtype[Any]) -> None:
         self.dtype = dtype
@@ -113,7 +114,7 @@ class _Scalar:
         # through value()).
         self.fast_type = None if self.ctype is None else float if dtype.kind == "f" else int
         info = np.iinfo(dtype) if dtype.kind in "iu" else None
-        self.low, self.high = (int(info.min), int(info.max)) if info is not None else (None, None)
+        self.low, self.high = (int(info.min), int(info.max)) if info is not None else (0, 0)
 
     def value(self, arg: Any, index: int, routine: str) -> Any:
         """``arg`` as the cell's Python value (``bytes`` for a dtype that
@@ -142,7 +143,18 @@ class _Scalar:
         elif kind == "c":
             if np.ndim(arg) != 0 or np.asarray(arg).dtype.kind not in "biufc":
                 raise _type_error(routine, index, "a number", dtype, arg)
-        elif np.ndim(arg) != 0:
+        elif kind == "V" and not isinstance(arg, tuple):
+            # a structure (cltypes' vectors): a value of the dtype, or its bytes
+            try:
+                data = memoryview(arg).cast("B")
+            except TypeError:
+                raise _type_error(routine, index, "a value or the bytes", dtype, arg) from None
+            if len(data) != dtype.itemsize:
+                raise logic_error(
+                    routine, "argument %d has %d bytes, dtype %s has %d" % (index, len(data), dtype, dtype.itemsize)
+                )
+            return data.tobytes()
+        elif kind != "V" and np.ndim(arg) != 0:
             raise _type_error(routine, index, "a scalar", dtype, arg)
         if self.ctype is not None:
             return arg
@@ -150,12 +162,15 @@ class _Scalar:
             return np.asarray(arg, dtype).tobytes()
         except (TypeError, ValueError) as error:
             raise TypeError(
-                "%s: argument %d (%s) does not convert to dtype %s: %s" % (routine, index, type(arg).__name__, dtype, error)
+                "%s: argument %d (%s) does not convert to dtype %s: %s"
+                % (routine, index, type(arg).__name__, dtype, error)
             ) from None
 
 
 def _type_error(routine: str, index: int, what: str, dtype: np.dtype[Any], arg: Any) -> TypeError:
-    return TypeError("%s: argument %d must be %s (dtype %s), not %s" % (routine, index, what, dtype, type(arg).__name__))
+    return TypeError(
+        "%s: argument %d must be %s (dtype %s), not %s" % (routine, index, what, dtype, type(arg).__name__)
+    )
 
 
 # }}}
@@ -220,7 +235,8 @@ class KernelArgs:
         self.sizes = ffi.new("size_t[]", n)
         self.values = ffi.new("void *[]", n)
         self.struct = ffi.new(
-            "struct pycl_kernel_args *", {"count": count, "marks": self.marks, "sizes": self.sizes, "values": self.values}
+            "struct pycl_kernel_args *",
+            {"count": count, "marks": self.marks, "sizes": self.sizes, "values": self.values},
         )
         self.held: list[Any] = [_UNSET] * count
         self.keep: list[Any] = [None] * count
@@ -249,9 +265,10 @@ class KernelArgs:
             )
         for index, scalar in enumerate(declared):
             self.scalars[index] = scalar
-            cell = None if scalar is None or scalar.ctype is None else ffi.new(scalar.ctype + "[1]")
+            ctype = None if scalar is None else scalar.ctype
+            cell = None if ctype is None else ffi.new(ctype + "[1]")
             self.cells[index] = cell
-            self.fast_types[index] = None if cell is None else scalar.fast_type  # type: ignore[union-attr]
+            self.fast_types[index] = None if scalar is None or cell is None else scalar.fast_type
             if scalar is not None:
                 # The driver keeps the value set before; the next launch
                 # with arguments sets the declared one.
@@ -262,9 +279,7 @@ class KernelArgs:
 
     def check_count(self, args: Sequence[Any], routine: str) -> None:
         if len(args) != self.count:
-            raise TypeError(
-                "%s: kernel %r takes %d arguments, got %d" % (routine, self.name, self.count, len(args))
-            )
+            raise TypeError("%s: kernel %r takes %d arguments, got %d" % (routine, self.name, self.count, len(args)))
 
     def put_all(self, kernel: Any, args: Sequence[Any], routine: str) -> None:
         """Fill every cell from ``args`` (already counted). The typed cells

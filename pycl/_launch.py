@@ -44,6 +44,7 @@ if TYPE_CHECKING:
         @property
         def function_name(self) -> str: ...
 
+
 __all__ = ["launch", "work_sizes", "checked_sizes", "check_group_count"]
 
 _ROUTINE = "enqueue_nd_range_kernel"

@@ -453,7 +453,9 @@ def enqueue_nd_range_kernel(
     try:
         cells = kernel._arg_cells
     except AttributeError:
-        raise TypeError("enqueue_nd_range_kernel: kernel must be a pycl.Kernel, not %s" % type(kernel).__name__) from None
+        raise TypeError(
+            "enqueue_nd_range_kernel: kernel must be a pycl.Kernel, not %s" % type(kernel).__name__
+        ) from None
     if cells is None:
         cells = kernel._cells()
     with cells.lock:

@@ -151,7 +151,10 @@ def test_wrong_argument_counts(env):
         knl(queue, (N,), None, buf, 1.0, N, N)
     with pytest.raises(TypeError, match=r"Kernel.set_args: kernel 'k' takes 3 arguments, got 0"):
         knl.set_args()
-    with pytest.raises(cl.LogicError, match=r"Kernel.set_arg failed: CL_INVALID_ARG_INDEX - index = 3 exceeds the limit of 2: kernel 'k' takes 3"):
+    with pytest.raises(
+        cl.LogicError,
+        match=r"Kernel.set_arg failed: CL_INVALID_ARG_INDEX - index = 3 exceeds the limit of 2: kernel 'k' takes 3",
+    ):
         knl.set_arg(3, np.int32(1))
     with pytest.raises(TypeError, match=r"unexpected keyword argument 'global_ofset'"):
         knl(queue, (N,), None, buf, 1.0, N, global_ofset=(1,))
@@ -244,7 +247,9 @@ def test_declared_scalars_reach_the_kernel(scalars_kernel, data):
     values = []
     for dtype in SCALAR_DTYPES:
         info = np.iinfo(dtype)
-        values.append(data.draw(st.integers(int(info.min) - 2, int(info.max) + 2) | st.sampled_from([info.min, info.max])))
+        values.append(
+            data.draw(st.integers(int(info.min) - 2, int(info.max) + 2) | st.sampled_from([info.min, info.max]))
+        )
     x = data.draw(st.floats(width=32, allow_nan=False))
     half = data.draw(st.floats(width=16, allow_nan=False))
     z = complex(*data.draw(st.tuples(st.floats(width=32, allow_nan=False), st.floats(width=32, allow_nan=False))))
@@ -255,7 +260,9 @@ def test_declared_scalars_reach_the_kernel(scalars_kernel, data):
         dtype = np.dtype(SCALAR_DTYPES[bad[0]])
         v = values[bad[0]]
         text = "is negative" if v < 0 and dtype.kind == "u" else "is below the limit" if v < 0 else "exceeds the limit"
-        with pytest.raises(cl.LogicError, match=r"Kernel.__call__ failed: CL_INVALID_VALUE - argument %d = %d %s" % (index, v, text)):
+        with pytest.raises(
+            cl.LogicError, match=r"Kernel.__call__ failed: CL_INVALID_VALUE - argument %d = %d %s" % (index, v, text)
+        ):
             knl(queue, (1,), None, *args)
         return
     knl(queue, (1,), None, *args)
@@ -263,7 +270,10 @@ def test_declared_scalars_reach_the_kernel(scalars_kernel, data):
     got_reals = np.empty(3, np.float32)
     cl.enqueue_copy(queue, got_ints, ints)
     cl.enqueue_copy(queue, got_reals, reals)
-    expected = [np.array(v, d).astype(np.int64) if d != np.uint64 else np.uint64(v).view(np.int64) for v, d in zip(values, SCALAR_DTYPES)]
+    expected = [
+        np.array(v, d).astype(np.int64) if d != np.uint64 else np.uint64(v).view(np.int64)
+        for v, d in zip(values, SCALAR_DTYPES)
+    ]
     expected.append(np.float16(half).view(np.uint16))
     np.testing.assert_array_equal(got_ints, np.array(expected, np.int64))
     np.testing.assert_array_equal(got_reals, np.array([x, z.real, z.imag], np.float32))
@@ -296,7 +306,9 @@ def test_changed_arguments_reach_the_kernel(env):
     np.testing.assert_array_equal(read(queue, other), other_model)
     # A released argument: passed again, or left set from before
     other.release()
-    with pytest.raises(cl.LogicError, match=r"Kernel.__call__ failed: CL_INVALID_MEM_OBJECT - Buffer at 0x[0-9a-f]+ was released"):
+    with pytest.raises(
+        cl.LogicError, match=r"Kernel.__call__ failed: CL_INVALID_MEM_OBJECT - Buffer at 0x[0-9a-f]+ was released"
+    ):
         knl(queue, (N,), None, other, 1.0, N)
     with pytest.raises(cl.LogicError, match=r"kernel argument 0 \(<pycl.Buffer released>\) was released"):
         cl.enqueue_nd_range_kernel(queue, untyped, (N,), None)
@@ -403,3 +415,22 @@ def test_threads_take_turns_on_one_kernel(ctx_factory):
         [sys.executable, "-c", _THREADS, str(p), str(d), SOURCE], capture_output=True, text=True, timeout=300
     )
     assert run.returncode == 0 and run.stdout.endswith("done\n"), (run.returncode, run.stdout, run.stderr[-2000:])
+
+
+def test_declared_vector_argument(ctx_factory):
+    """A cltypes vector dtype takes a value of the dtype, a tuple or its
+    bytes (PyOpenCL takes bytes-like values for structured dtypes)."""
+    require_kernel_compiler(ctx_factory.device)
+    ctx = ctx_factory()
+    queue = cl.CommandQueue(ctx)
+    source = "__kernel void v4(__global float *o, float4 v) { o[0] = v.x; o[1] = v.y; o[2] = v.z; o[3] = v.w; }"
+    knl = cl.Kernel(cl.Program(ctx, source).build(), "v4")
+    knl.set_scalar_arg_dtypes([None, cl.cltypes.float4])
+    out = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 16)
+    expected = np.array([1.5, -2, 3, 4.25], np.float32)
+    for value in (cl.cltypes.make_float4(*expected), tuple(expected), expected.tobytes()):
+        cl.enqueue_fill_buffer(queue, out, np.float32(0), 0, 16)
+        knl(queue, (1,), None, out, value)
+        np.testing.assert_array_equal(read(queue, out, 4), expected)
+    with pytest.raises(cl.LogicError, match="argument 1 has 8 bytes, dtype .* has 16"):
+        knl(queue, (1,), None, out, expected[:2].tobytes())
