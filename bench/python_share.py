@@ -16,6 +16,12 @@ array of a map); ``bare / PyOpenCL`` is what the driver calls themselves cost
 through the shim against PyOpenCL's C++ route. A row where ``bare / PyOpenCL``
 is near 1 and pycl is over it is Python-bound; one where the bare calls
 already miss is bound by the driver call pattern.
+
+The kernel launch rows are ``bench_kernels.py``'s, with ``pycl_launch_1d``
+over the kernel's own argument cells as the bare call. A line under the table
+times that bare launch after about 1 us of busy Python: on PoCL's CPU devices
+Python between launches costs more than its own time (the driver's worker
+thread sleeps between launches that come slower, and the next one wakes it).
 """
 
 import argparse
@@ -209,6 +215,7 @@ def bare_ops(s):
         marks[1] = marks[2] = lib.PYCL_ARG_BYTES
         launch()
 
+
     functions = [
         lambda: check(lib.pycl_enqueue_write_buffer(q, buf8._handle, 1, 0, 8, p8, 0, null, null)),
         lambda: check(lib.pycl_enqueue_read_buffer(q, buf8._handle, 1, 0, 8, p8, 0, null, null)),
@@ -229,6 +236,31 @@ def bare_ops(s):
         lambda: launch(1, wait_list),
     ]
     return [harness.Op(name, fn) for name, fn in zip(ROWS, functions)]
+
+
+def spin(n):
+    for _ in range(n):
+        pass
+
+
+def python_between_launches(mine, repeats, batch_s):
+    """The bare launch alone and after about 1 us of busy Python: what each
+    microsecond of Python between launches costs in all (on PoCL's CPU
+    devices, more than itself: the driver's worker thread goes to sleep
+    between launches that come slower, and waking it is paid by the next)."""
+    launch = bare_ops(mine)[ROWS.index("kernel launch: enqueue_nd_range_kernel (arguments set before)")].fn
+    import timeit
+
+    per_call = min(timeit.repeat(lambda: spin(100), number=2000, repeat=5)) / 2000 / 100
+    n = max(1, int(1e-6 / per_call))
+
+    def after_python():
+        spin(n)
+        launch()
+
+    sides = {"bare": (mine, [harness.Op("launch", launch)]), "after": (mine, [harness.Op("launch", after_python)])}
+    results = harness.measure(sides, repeats, batch_s)
+    return _us(results["bare"][0]), _us(results["after"][0])
 
 
 def _us(entry):
@@ -288,6 +320,13 @@ def main():
         cells.append("%.2fx" % (mine_us / theirs_us) if mine_us and theirs_us else "-")
         cells.append("%.2fx" % (bare_us / theirs_us) if bare_us and theirs_us else "-")
         lines.append("| " + " | ".join(cells) + " |")
+    bare, after = python_between_launches(mine, args.repeats, args.batch_ms / 1000)
+    if bare and after:
+        lines += [
+            "",
+            "A bare launch (the enqueue row's shim call) takes %.2f us; after 1 us of busy Python, %.2f us: each "
+            "microsecond of Python between launches costs %.1f us in all." % (bare, after, after - bare),
+        ]
     text = "\n".join(lines) + "\n"
     print(text)
     if args.out:
