@@ -215,7 +215,6 @@ def bare_ops(s):
         marks[1] = marks[2] = lib.PYCL_ARG_BYTES
         launch()
 
-
     functions = [
         lambda: check(lib.pycl_enqueue_write_buffer(q, buf8._handle, 1, 0, 8, p8, 0, null, null)),
         lambda: check(lib.pycl_enqueue_read_buffer(q, buf8._handle, 1, 0, 8, p8, 0, null, null)),

@@ -19,7 +19,7 @@ from pycl._kernel_args import KernelArgs, LocalMemory
 from pycl._launch import launch
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Callable, Iterable, Sequence
     from typing import overload
 
     from numpy.typing import DTypeLike
@@ -275,11 +275,13 @@ class Kernel(Handle):
     driver; threads that use one kernel object take turns."""
 
     # _arg_cells: the argument cells, made at the first argument
+    # _fill: fills them from a full argument list (KernelArgs.put_all)
     # _exec_info: {param: (size, value cdata, objects kept alive)} of
     # set_kernel_exec_info, applied again to a renewed kernel
-    __slots__ = ("_program", "_arg_cells", "_exec_info")
+    __slots__ = ("_program", "_arg_cells", "_fill", "_exec_info")
     _program: Program
     _arg_cells: Optional[KernelArgs]
+    _fill: Callable[[Kernel, Sequence[Any], str], None]
     _exec_info: dict[int, tuple[int, Any, Any]]
     _ctype = "cl_kernel"
     _retain = lib.pycl_kernel_retain
@@ -315,7 +317,9 @@ class Kernel(Handle):
                 self._live()
                 ki = _constants.kernel_info
                 count = self.get_info(ki.NUM_ARGS)
-                cells = self._arg_cells = KernelArgs(count, self.function_name, self.get_info(ki.CONTEXT)._ptr)
+                cells = KernelArgs(count, self.function_name, self.get_info(ki.CONTEXT)._ptr)
+                self._fill = cells.put_all
+                self._arg_cells = cells
         return cells
 
     def release(self) -> None:
@@ -334,6 +338,7 @@ class Kernel(Handle):
         cells = self._cells()
         with cells.lock:
             cells.declare(arg_types, "Kernel.set_scalar_arg_dtypes")
+            self._fill = cells.put_all  # the kernel's own fill read the cells of before
 
     def set_arg(self, index: int, arg: Any) -> None:
         """Set argument ``index`` (from 0) to ``arg``, one of the kinds the
@@ -357,7 +362,7 @@ class Kernel(Handle):
         if len(args) != cells.count:
             cells.check_count(args, "Kernel.set_args")
         with cells.lock:
-            cells.put_all(self, args, "Kernel.set_args")
+            self._fill(self, args, "Kernel.set_args")
             cells.apply(self._live())
 
     def _renew(self) -> None:
@@ -424,7 +429,7 @@ class Kernel(Handle):
         if len(args) != cells.count:
             cells.check_count(args, "Kernel.__call__")
         with cells.lock:
-            cells.put_all(self, args, "Kernel.__call__")
+            self._fill(self, args, "Kernel.__call__")
             return launch(
                 queue, self, cells, global_size, local_size, global_offset, wait_for, g_times_l,
                 allow_empty_ndrange, _CALL_NAMES, True,

@@ -20,6 +20,13 @@ cl_int pycl_kernel_set_marked(cl_kernel kernel, struct pycl_kernel_args *args)
         case PYCL_ARG_LOCAL:
             status = pycl_kernel_set_arg(kernel, i, args->sizes[i], NULL);
             break;
+        case PYCL_ARG_EVERY_LAUNCH:
+            status = pycl_kernel_set_arg(kernel, i, args->sizes[i], args->values[i]);
+            if (status != CL_SUCCESS) {
+                args->failed = i;
+                return status;
+            }
+            continue;
         default:
             status = CL_INVALID_VALUE;
         }

@@ -6,11 +6,16 @@
  * CPython). pycl-internal, not in the dispatcher: C code calls
  * clSetKernelArg and clEnqueueNDRangeKernel through the runtime.h entries. */
 
-/* marks[i]: how argument i is set at the next launch, 0 once it has been. */
+/* marks[i]: how argument i is set at the next launch, 0 once it has been
+ * (except PYCL_ARG_EVERY_LAUNCH). */
 #define PYCL_ARG_CLEAN 0
 #define PYCL_ARG_BYTES 1 /* sizes[i] bytes at values[i] (clSetKernelArg) */
 #define PYCL_ARG_SVM 2   /* values[i] is the pointer (clSetKernelArgSVMPointer) */
 #define PYCL_ARG_LOCAL 3 /* sizes[i] bytes of __local memory (value NULL) */
+/* sizes[i] bytes at values[i], set at every launch and never cleared: a
+ * scalar of a declared dtype, which every kernel call writes anew, so Python
+ * need not mark it each time */
+#define PYCL_ARG_EVERY_LAUNCH 4
 
 /* pycl_launch's answer for work sizes that pycl's checks refuse (an entry
  * above 2**63 - 1, or max_groups work-groups or more): nothing was set or
