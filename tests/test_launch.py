@@ -132,6 +132,10 @@ def test_launch_errors(env):
         cl.enqueue_nd_range_kernel(queue, knl, (N,), (1, 1))
     with pytest.raises(TypeError, match=r"global_size\[0\] must be an int, not float"):
         knl(queue, (64.0,), None, buf, 1.0, N)
+    with pytest.raises(cl.LogicError, match="g_times_l needs a local_size"):
+        knl(queue, (N,), None, buf, 1.0, N, g_times_l=True)
+    with pytest.raises(cl.LogicError, match="g_times_l needs a local_work_size"):
+        cl.enqueue_nd_range_kernel(queue, knl, (N,), None, g_times_l=True)
     np.testing.assert_array_equal(read(queue, buf), model)  # nothing ran
 
 
@@ -478,3 +482,46 @@ def test_declaring_again_after_calls(env):
     ):
         knl(queue, (N,), None, buf, 1.0, N)
     np.testing.assert_array_equal(read(queue, buf), model)
+
+
+def test_every_refusal_of_a_declared_or_plain_argument(scalars_kernel, env):
+    """The refusals test_declared_scalars_are_checked does not reach: each
+    integer dtype just past both ends, and the numpy-converted dtypes
+    (complex, bool, a cltypes vector); an object that is no argument at all
+    on a kernel's first call; LocalMemory(0)."""
+    queue, knl, ints, reals = scalars_kernel
+    values = [0] * len(SCALAR_DTYPES)
+    base = (ints, reals, *values, 1.0, 0.5, 1j)
+    for i, dtype in enumerate(SCALAR_DTYPES):
+        info = np.iinfo(dtype)
+        for value, text in [(int(info.min) - 1, "below"), (int(info.max) + 1, "above")]:
+            args = list(base)
+            args[2 + i] = value
+            if text == "above":
+                said = "exceeds the limit of %d" % info.max
+            elif info.min == 0:
+                said = "is negative"
+            else:
+                said = "is below the limit of %d" % info.min
+            pattern = r"argument %d = %d %s \(dtype %s\)" % (2 + i, value, said, np.dtype(dtype))
+            with pytest.raises(cl.LogicError, match=pattern):
+                knl(queue, (1,), None, *args)
+    with pytest.raises(TypeError, match=r"Kernel.__call__: argument 12 must be a number \(dtype complex64\), not str"):
+        knl(queue, (1,), None, *base[:-1], "1j")
+    knl.set_scalar_arg_dtypes([None, None, *SCALAR_DTYPES[:1], np.bool_, *SCALAR_DTYPES[2:], np.float32, None, None])
+    with pytest.raises(TypeError, match=r"argument 3 must be a scalar \(dtype bool\), not list"):
+        knl(queue, (1,), None, ints, reals, 0, [1, 2], *values[2:], 1.0, np.uint16(0), np.zeros(2, np.float32))
+    ctx, queue, program, buf, model = env
+    source = "__kernel void v4(__global float *o, float4 v) { o[0] = v.x; }"
+    v4 = cl.Kernel(cl.Program(ctx, source).build(), "v4")
+    v4.set_scalar_arg_dtypes([None, cl.cltypes.float4])
+    with pytest.raises(TypeError, match=r"argument 1 must be a value or the bytes \(dtype .*\), not float"):
+        v4(queue, (1,), None, buf, 1.5)
+    with pytest.raises(TypeError, match=r"argument 1 \(tuple\) does not convert to dtype"):
+        v4(queue, (1,), None, buf, (1.0, 2.0))
+    fresh = cl.Kernel(program, "k")
+    with pytest.raises(TypeError, match=r"Kernel.__call__: argument 0 of type object is not a memory object"):
+        fresh(queue, (N,), None, object(), np.float32(1), np.int32(N))
+    with pytest.raises(cl.LogicError, match="size = 0: local memory arguments need at least one byte"):
+        cl.LocalMemory(0)
+    np.testing.assert_array_equal(read(queue, buf), model)  # nothing ran
