@@ -269,13 +269,11 @@ class MemoryObject(Handle):
     def _kernel_arg(self, routine: str) -> tuple[int, int, Any, Optional[int]]:
         """(mark, size, value, context address) for a kernel's argument cell
         (pycl._kernel_args): the handle, in a box made once."""
+        if self._handle is None:
+            raise self._released_error(routine)
         box = self._arg
         if box is None:
-            if self._handle is None:
-                raise self._released_error(routine)
             box = self._arg = ffi.new("cl_mem *", self._handle)
-        elif self._handle is None:
-            raise self._released_error(routine)
         return lib.PYCL_ARG_BYTES, _MEM_ARG_SIZE, box, self._ctx_ptr
 
     def __repr__(self) -> str:
