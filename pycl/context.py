@@ -39,7 +39,8 @@ class Context(Handle):
     ``devices``, or on the devices of ``dev_type`` of the platform named in
     ``properties`` (by default the first platform that has such devices)."""
 
-    __slots__ = ("_devices", "_stager", "_between_stager", "_account", "_sub_aligns", "_memo")
+    # __dict__: PyOpenCL's Python layer memoizes on contexts (pycl.pyopencl_cl)
+    __slots__ = ("_devices", "_stager", "_between_stager", "_account", "_sub_aligns", "_memo", "__dict__")
     _devices: Optional[list[Device]]
     _stager: Any
     _between_stager: Any

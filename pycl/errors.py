@@ -16,37 +16,79 @@ from pycl._lib import ffi, lib
 if TYPE_CHECKING:
     from types import FrameType
 
-__all__ = ["Error", "MemoryError", "LogicError", "RuntimeError", "UnavailableError"]
+__all__ = ["ErrorRecord", "Error", "MemoryError", "LogicError", "RuntimeError", "UnavailableError"]
+
+
+class ErrorRecord:
+    """What a failed call reports, as PyOpenCL's ``_ErrorRecord``: the first
+    argument of an ``Error`` that has a code, so that PyOpenCL's own Python
+    layer (which reads ``error.args[0].code()``) runs over pycl's errors."""
+
+    __slots__ = ("_what", "_code", "_routine")
+
+    def __init__(self, msg: str, code: int, routine: Optional[str]) -> None:
+        self._what, self._code, self._routine = msg, code, routine
+
+    def routine(self) -> Optional[str]:
+        return self._routine
+
+    def code(self) -> int:
+        return self._code
+
+    def what(self) -> str:
+        return self._what
+
+    def is_out_of_memory(self) -> bool:
+        return self._code in _MEMORY_CODES
+
+    def __str__(self) -> str:
+        return self._what
+
+    def __repr__(self) -> str:
+        return "ErrorRecord(%r, %d, %r)" % (self._what, self._code, self._routine)
+
+    def __reduce__(self) -> tuple[type[ErrorRecord], tuple[str, int, Optional[str]]]:
+        return (ErrorRecord, (self._what, self._code, self._routine))
 
 
 class Error(Exception):
     """A failed OpenCL call or a check of pycl's own.
 
     ``code`` is the CL status, ``routine`` the CL entry point (or the pycl
-    function, for pycl's own checks) and ``what`` the detail, if any.
-
-    Code of one's own may raise one with a message only, as with PyOpenCL
-    (``raise cl.LogicError("bad size")``): its ``what`` is the message and its
-    ``routine`` and ``code`` are None.
+    function, for pycl's own checks) and ``what`` the detail, if any; they
+    live in an ``ErrorRecord``, the one argument. Code of one's own may raise
+    one with a message only, as with PyOpenCL (``raise cl.LogicError("bad
+    size")``): its ``what`` is the message and its ``routine`` and ``code``
+    are None.
     """
 
-    routine: Optional[str]
-    code: Optional[int]
-    what: str
-
-    def __init__(self, routine: str, code: Optional[int] = None, what: str = "") -> None:
+    def __init__(self, routine: Any, code: Optional[int] = None, what: str = "") -> None:
         if code is None:
-            # With no code, the one argument is the message.
-            routine, what = None, routine  # type: ignore[assignment]  # routine: None from here on
-        self.routine = routine
-        self.code = code
-        self.what = what
-        super().__init__(*((what,) if code is None else (routine, code, what)))
+            # One argument: a message, or a record (PyOpenCL's layer raises those).
+            super().__init__(routine)
+        else:
+            super().__init__(ErrorRecord(what, code, routine))
+
+    @property
+    def routine(self) -> Optional[str]:
+        record = self.args[0] if self.args else None
+        return record.routine() if isinstance(record, ErrorRecord) else None
+
+    @property
+    def code(self) -> Optional[int]:
+        record = self.args[0] if self.args else None
+        return record.code() if isinstance(record, ErrorRecord) else None
+
+    @property
+    def what(self) -> str:
+        record = self.args[0] if self.args else ""
+        return record.what() if isinstance(record, ErrorRecord) else str(record)
 
     def __str__(self) -> str:
-        if self.code is None:
-            return str(self.what)
-        text = "%s failed: %s" % (self.routine, status_name(self.code))
+        code = self.code
+        if code is None:
+            return self.what
+        text = "%s failed: %s" % (self.routine, status_name(code))
         return "%s - %s" % (text, self.what) if self.what else text
 
     def __reduce__(self) -> tuple[type[Error], tuple[Any, ...]]:

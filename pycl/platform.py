@@ -67,7 +67,8 @@ class Platform(Handle):
 class Device(Handle):
     """An OpenCL device. ``cl_version`` and feature checks are cached."""
 
-    __slots__ = ("_version",)
+    # __dict__: PyOpenCL's Python layer caches info on devices (pycl.pyopencl_cl)
+    __slots__ = ("_version", "__dict__")
     _version: Optional[tuple[int, int]]
     _ctype = "cl_device_id"
     _info_kind = "device"

@@ -86,7 +86,8 @@ class CommandQueue(Handle):
     defaults to the context's first device; ``properties`` is an int of
     ``command_queue_properties`` or a list of ``(queue_properties, value)``."""
 
-    __slots__ = ("_context", "_device", "_properties")
+    # __dict__: PyOpenCL's Python layer caches info on queues (pycl.pyopencl_cl)
+    __slots__ = ("_context", "_device", "_properties", "__dict__")
     _context: Context
     _device: Device
     _properties: int

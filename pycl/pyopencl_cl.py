@@ -1,0 +1,358 @@
+"""``pyopencl._cl`` over pycl: the compiled module that PyOpenCL's Python
+files (``pyopencl/__init__.py``, ``array.py``, ``invoker.py`` and the rest)
+run on, once ``python -m pycl.pyopencl_layer install`` has put them in place.
+
+Most names are pycl's own objects, which already follow PyOpenCL's API:
+PyOpenCL's ``_monkeypatch.py`` then adds its reprs, info properties and
+helpers to them, as it does to its compiled classes (so in a process that
+imports ``pyopencl`` over pycl, pycl's objects print as PyOpenCL's do). Three
+kinds of object differ from pycl's and are classes of this module:
+
+- ``Kernel``: PyOpenCL's calls go through the invoker PyOpenCL generates per
+  signature (``pyopencl.invoker``), which sets arguments with
+  ``_set_arg_multi``, ``_set_arg_buf_multi`` and ``_set_arg_buf_pack_multi``
+  and enqueues through ``enqueue_nd_range_kernel``;
+- ``_Program``: PyOpenCL's ``Program`` wraps it and builds it with ``_build``;
+- the private ``_enqueue_*`` functions, with PyOpenCL's signatures, over
+  pycl's transfer routes.
+
+What pycl lacks (OpenGL interop) is absent, as on a PyOpenCL build without
+it: ``have_gl()`` is False.
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import Any, Optional, Sequence
+
+from pycl import constants as _constants
+from pycl.constants import *  # noqa: F401,F403
+from pycl._lib import lib
+from pycl.errors import Error, ErrorRecord, LogicError, MemoryError, RuntimeError, UnavailableError  # noqa: F401
+from pycl.version import get_cl_header_version  # noqa: F401
+from pycl.platform import Device, Platform, get_platforms  # noqa: F401
+from pycl.context import Context  # noqa: F401
+from pycl.queue import CommandQueue  # noqa: F401
+from pycl.event import Event, NannyEvent, UserEvent, wait_for_events  # noqa: F401
+from pycl.event import enqueue_barrier, enqueue_marker
+from pycl import program as _program
+from pycl.program import LocalMemory, enqueue_nd_range_kernel  # noqa: F401
+from pycl.memory import Buffer, MemoryObject  # noqa: F401
+from pycl.mapping import MemoryMap, enqueue_map_buffer  # noqa: F401
+from pycl import image as _image
+from pycl.image import ImageFormat, enqueue_fill_image, enqueue_map_image, get_supported_image_formats  # noqa: F401
+from pycl.sampler import Sampler  # noqa: F401
+from pycl.pipe import Pipe  # noqa: F401
+from pycl.svm import SVM, SVMAllocation, SVMMap, SVMPointer  # noqa: F401
+from pycl.allocator import AllocatorBase, DeferredAllocator, ImmediateAllocator, SVMAllocator  # noqa: F401
+from pycl.pool import MemoryPool, PooledBuffer, PooledSVM, SVMPool  # noqa: F401
+from pycl._testpool import _TestMemoryPool  # noqa: F401
+from pycl._info import NameVersion  # noqa: F401
+from pycl.tools import bitlog2  # noqa: F401
+from pycl.transfer import enqueue_copy, enqueue_fill_buffer, enqueue_migrate_mem_objects  # noqa: F401
+from pycl.transfer import enqueue_copy_buffer_p2p_amd  # noqa: F401
+from pycl import svm as _svm
+
+MemoryObjectHolder = MemoryObject
+_ErrorRecord = ErrorRecord
+
+
+def _sizeof_size_t() -> int:
+    return struct.calcsize("N")
+
+
+class program_kind:  # noqa: N801 (PyOpenCL's name)
+    """How a ``_Program`` was created."""
+
+    UNKNOWN = 0
+    SOURCE = 1
+    BINARY = 2
+    IL = 3
+
+
+def have_gl() -> bool:
+    """pycl has no OpenGL interop."""
+    return False
+
+
+def unload_platform_compiler(platform: Platform) -> None:
+    platform.unload_compiler()
+
+
+# {{{ programs and kernels
+
+
+class _Program(_program.Program):
+    """The program PyOpenCL's ``Program`` wraps: built by ``_build``, its
+    kernels are this module's ``Kernel``."""
+
+    __slots__ = ("__dict__",)
+
+    def kind(self) -> int:
+        source = self.get_info(_constants.program_info.SOURCE)
+        return program_kind.SOURCE if source else program_kind.BINARY
+
+    def _build(self, options: bytes = b"", devices: Optional[Sequence[Device]] = None) -> None:
+        text = options.decode() if isinstance(options, bytes) else options
+        _program.Program.build(self, text, devices)
+
+    def all_kernels(self) -> list[Kernel]:  # type: ignore[override]
+        return [Kernel._from_raw(_retained(k), self) for k in _program.Program.all_kernels(self)]
+
+
+def _retained(kernel: _program.Kernel) -> Any:
+    """A kernel's handle with one more reference, for a second owner."""
+    raw = kernel._live()
+    lib.pycl_kernel_retain(raw)
+    return raw
+
+
+def _create_program_with_il(context: Context, il: bytes) -> _Program:
+    raise UnavailableError(
+        "_create_program_with_il", lib.PYCL_UNAVAILABLE, "programs from SPIR-V (IL) are not supported by pycl"
+    )
+
+
+class Kernel(_program.Kernel):
+    """A kernel called through PyOpenCL's generated invoker."""
+
+    __slots__ = ("__dict__",)
+
+    def __init__(self, program: Any, name: str) -> None:
+        if not isinstance(program, _program.Program):
+            program = program._get_prg()  # PyOpenCL's Program wraps a _Program
+        _program.Kernel.__init__(self, program, name)
+        self._setup_invoker()
+
+    @classmethod
+    def _from_raw(cls, raw: Any, program: _program.Program) -> Kernel:
+        self = super()._from_raw(raw, program)
+        self._setup_invoker()
+        return self  # type: ignore[return-value]
+
+    def _setup_invoker(self) -> None:
+        from pyopencl.invoker import generate_enqueue_and_set_args
+
+        count = self.num_args
+        self._set_enqueue_and_set_args(
+            *generate_enqueue_and_set_args(
+                self.function_name,
+                count,
+                count,
+                None,
+                work_around_arg_count_bug=False,
+                warn_about_arg_count_bug=False,
+                devs=self.context.devices,
+            )
+        )
+
+    def _set_enqueue_and_set_args(self, enqueue: Any, set_args: Any) -> None:
+        self._enqueue = enqueue
+        self._set_args = set_args
+
+    def __call__(self, queue: CommandQueue, global_size: Any, local_size: Any, *args: Any, **kwargs: Any) -> Event:
+        return self._enqueue(self, queue, global_size, local_size, *args, **kwargs)
+
+    def set_args(self, *args: Any) -> None:
+        self._set_args(self, *args)
+
+    def _set_arg_multi(self, indices_and_args: Sequence[Any]) -> None:
+        set_arg = _program.Kernel.set_arg
+        for i in range(0, len(indices_and_args), 2):
+            set_arg(self, indices_and_args[i], indices_and_args[i + 1])
+
+    _set_arg_buf_multi = _set_arg_multi
+
+    def _set_arg_buf_pack_multi(self, indices_types_args: Sequence[Any]) -> None:
+        set_arg = _program.Kernel.set_arg
+        for i in range(0, len(indices_types_args), 3):
+            typechar = indices_types_args[i + 1].decode()
+            set_arg(self, indices_types_args[i], struct.pack(typechar, indices_types_args[i + 2]))
+
+
+# }}}
+
+
+# {{{ images
+
+
+class ImageDescriptor:
+    """PyOpenCL's image descriptor: what ``Image._custom_init`` is given
+    (OpenCL 1.2's ``cl_image_desc``, with the shape as given)."""
+
+    def __init__(self) -> None:
+        self.image_type = _constants.mem_object_type.IMAGE2D
+        self.shape: tuple[int, ...] = (0, 0, 0)
+        self.array_size = 0
+        self.pitches: tuple[int, ...] = (0, 0)
+        self.num_mip_levels = 0
+        self.num_samples = 0
+        self.buffer: Optional[Buffer] = None
+
+
+_ARRAY_TYPES = (_constants.mem_object_type.IMAGE1D_ARRAY, _constants.mem_object_type.IMAGE2D_ARRAY)
+
+
+class Image(_image.Image):
+    """An image made as PyOpenCL's ``Image.__init__`` makes it: through
+    ``_custom_init`` with a descriptor (or a shape, before OpenCL 1.2)."""
+
+    __slots__ = ("__dict__",)
+
+    def _custom_init(self, context: Context, flags: int, format: ImageFormat, desc: Any, *rest: Any) -> None:
+        if isinstance(desc, ImageDescriptor):
+            (hostbuf,) = rest
+            shape = tuple(desc.shape)
+            pitches = tuple(p for p in desc.pitches[: len(shape) - 1])
+            _image.Image.__init__(
+                self, context, flags, format, shape, pitches if any(pitches) else None, hostbuf,
+                desc.image_type in _ARRAY_TYPES, desc.buffer,
+            )  # fmt: skip
+        else:
+            pitches, hostbuf = rest
+            _image.Image.__init__(self, context, flags, format, desc, pitches, hostbuf)
+
+
+# }}}
+
+
+# {{{ PyOpenCL's private enqueue functions
+
+
+def _enqueue_marker(queue: CommandQueue) -> Event:
+    return enqueue_marker(queue)
+
+
+def _enqueue_marker_with_wait_list(queue: CommandQueue, wait_for: Any = None) -> Event:
+    return enqueue_marker(queue, wait_for)
+
+
+def _enqueue_barrier(queue: CommandQueue) -> None:
+    enqueue_barrier(queue)
+
+
+def _enqueue_barrier_with_wait_list(queue: CommandQueue, wait_for: Any = None) -> Event:
+    return enqueue_barrier(queue, wait_for)
+
+
+def _enqueue_wait_for_events(queue: CommandQueue, wait_for: Any = None) -> None:
+    enqueue_barrier(queue, wait_for)
+
+
+def _enqueue_read_buffer(
+    queue: CommandQueue, mem: Any, hostbuf: Any, src_offset: int = 0, wait_for: Any = None, is_blocking: bool = True
+) -> Event:
+    return enqueue_copy(queue, hostbuf, mem, src_offset=src_offset, wait_for=wait_for, is_blocking=is_blocking)
+
+
+def _enqueue_write_buffer(
+    queue: CommandQueue, mem: Any, hostbuf: Any, dst_offset: int = 0, wait_for: Any = None, is_blocking: bool = True
+) -> Event:
+    return enqueue_copy(queue, mem, hostbuf, dst_offset=dst_offset, wait_for=wait_for, is_blocking=is_blocking)
+
+
+def _enqueue_copy_buffer(
+    queue: CommandQueue, src: Any, dst: Any, byte_count: int = -1, src_offset: int = 0, dst_offset: int = 0,
+    wait_for: Any = None,
+) -> Event:  # fmt: skip
+    count = None if byte_count == -1 else byte_count
+    return enqueue_copy(
+        queue, dst, src, byte_count=count, src_offset=src_offset, dst_offset=dst_offset, wait_for=wait_for
+    )
+
+
+def _enqueue_read_buffer_rect(
+    queue: CommandQueue, mem: Any, hostbuf: Any, buffer_origin: Any, host_origin: Any, region: Any,
+    buffer_pitches: Any = None, host_pitches: Any = None, wait_for: Any = None, is_blocking: bool = True,
+) -> Event:  # fmt: skip
+    return enqueue_copy(
+        queue, hostbuf, mem, buffer_origin=buffer_origin, host_origin=host_origin, region=region,
+        buffer_pitches=buffer_pitches, host_pitches=host_pitches, wait_for=wait_for, is_blocking=is_blocking,
+    )  # fmt: skip
+
+
+def _enqueue_write_buffer_rect(
+    queue: CommandQueue, mem: Any, hostbuf: Any, buffer_origin: Any, host_origin: Any, region: Any,
+    buffer_pitches: Any = None, host_pitches: Any = None, wait_for: Any = None, is_blocking: bool = True,
+) -> Event:  # fmt: skip
+    return enqueue_copy(
+        queue, mem, hostbuf, buffer_origin=buffer_origin, host_origin=host_origin, region=region,
+        buffer_pitches=buffer_pitches, host_pitches=host_pitches, wait_for=wait_for, is_blocking=is_blocking,
+    )  # fmt: skip
+
+
+def _enqueue_copy_buffer_rect(
+    queue: CommandQueue, src: Any, dst: Any, src_origin: Any, dst_origin: Any, region: Any,
+    src_pitches: Any = None, dst_pitches: Any = None, wait_for: Any = None,
+) -> Event:  # fmt: skip
+    return enqueue_copy(
+        queue, dst, src, src_origin=src_origin, dst_origin=dst_origin, region=region,
+        src_pitches=src_pitches, dst_pitches=dst_pitches, wait_for=wait_for,
+    )  # fmt: skip
+
+
+def _enqueue_fill_buffer(
+    queue: CommandQueue, mem: Any, pattern: Any, offset: int, size: int, wait_for: Any = None
+) -> Event:
+    return enqueue_fill_buffer(queue, mem, pattern, offset, size, wait_for)
+
+
+def _enqueue_read_image(
+    queue: CommandQueue, mem: Image, origin: Any, region: Any, hostbuf: Any, row_pitch: int = 0,
+    slice_pitch: int = 0, wait_for: Any = None, is_blocking: bool = True,
+) -> Event:  # fmt: skip
+    return enqueue_copy(
+        queue, hostbuf, mem, origin=origin, region=region, row_pitch=row_pitch, slice_pitch=slice_pitch,
+        wait_for=wait_for, is_blocking=is_blocking,
+    )  # fmt: skip
+
+
+def _enqueue_write_image(
+    queue: CommandQueue, mem: Image, origin: Any, region: Any, hostbuf: Any, row_pitch: int = 0,
+    slice_pitch: int = 0, wait_for: Any = None, is_blocking: bool = True,
+) -> Event:  # fmt: skip
+    return enqueue_copy(
+        queue, mem, hostbuf, origin=origin, region=region, row_pitch=row_pitch, slice_pitch=slice_pitch,
+        wait_for=wait_for, is_blocking=is_blocking,
+    )  # fmt: skip
+
+
+def _enqueue_copy_image(
+    queue: CommandQueue, src: Any, dest: Any, src_origin: Any, dest_origin: Any, region: Any, wait_for: Any = None
+) -> Event:
+    return enqueue_copy(
+        queue, dest, src, src_origin=src_origin, dest_origin=dest_origin, region=region, wait_for=wait_for
+    )
+
+
+def _enqueue_copy_image_to_buffer(
+    queue: CommandQueue, src: Any, dest: Any, origin: Any, region: Any, offset: int, wait_for: Any = None
+) -> Event:
+    return enqueue_copy(queue, dest, src, origin=origin, region=region, offset=offset, wait_for=wait_for)
+
+
+def _enqueue_copy_buffer_to_image(
+    queue: CommandQueue, src: Any, dest: Any, offset: int, origin: Any, region: Any, wait_for: Any = None
+) -> Event:
+    return enqueue_copy(queue, dest, src, offset=offset, origin=origin, region=region, wait_for=wait_for)
+
+
+def _enqueue_svm_memcpy(
+    queue: CommandQueue, is_blocking: int, dst: Any, src: Any, wait_for: Any = None, byte_count: Any = None
+) -> Event:
+    return enqueue_copy(queue, dst, src, is_blocking=bool(is_blocking), wait_for=wait_for, byte_count=byte_count)
+
+
+def _enqueue_svm_memfill(
+    queue: CommandQueue, dst: Any, pattern: Any, byte_count: Any = None, wait_for: Any = None
+) -> Event:
+    return _svm.enqueue_svm_memfill(queue, dst, pattern, byte_count=byte_count, wait_for=wait_for)
+
+
+def _enqueue_svm_migrate_mem(
+    queue: CommandQueue, svms: Sequence[Any], flags: Any = None, wait_for: Any = None
+) -> Event:
+    return _svm.enqueue_svm_migratemem(queue, svms, flags, wait_for)
+
+
+# }}}

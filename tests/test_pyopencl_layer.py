@@ -1,0 +1,130 @@
+"""``python -m pycl.pyopencl_layer install``: what it takes from a PyOpenCL
+wheel, what it writes, what it refuses; and, given a real PyOpenCL wheel
+(``PYCL_PYOPENCL_WHEEL``), ``pyopencl.array`` over pycl against numpy."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+import zipfile
+
+import pytest
+
+from pycl import pyopencl_layer
+from pycl.pyopencl_layer import LayerError, install
+
+
+def _fake_wheel(directory, version="2026.1.4"):
+    """A wheel shaped as PyOpenCL's: Python files, kernel headers, the
+    compiled module, its stub and bundled libraries."""
+    path = os.path.join(str(directory), "pyopencl-%s-cp312-cp312-manylinux_2_28_x86_64.whl" % version)
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("pyopencl/__init__.py", "VERSION = 1\n")
+        archive.writestr("pyopencl/array.py", "# array\n")
+        archive.writestr("pyopencl/cl/pyopencl-complex.h", "/* header */\n")
+        archive.writestr("pyopencl/_cl.cpython-312-x86_64-linux-gnu.so", b"\x7fELF")
+        archive.writestr("pyopencl/_cl.pyi", "# stub\n")
+        archive.writestr("pyopencl/.libs/libOpenCL.so.1", b"\x7fELF")
+        archive.writestr(
+            "pyopencl-%s.dist-info/METADATA" % version, "Metadata-Version: 2.1\nName: pyopencl\nVersion: %s\n" % version
+        )
+    return path
+
+
+def test_install_keeps_python_files_and_headers_only(tmp_path):
+    wheel = _fake_wheel(tmp_path)
+    target = tmp_path / "site"
+    package = install(str(target), wheel=wheel)
+    kept = sorted(os.path.relpath(os.path.join(r, f), package) for r, _, fs in os.walk(package) for f in fs)
+    assert kept == ["PYCL_LAYER", "__init__.py", "_cl.py", "array.py", os.path.join("cl", "pyopencl-complex.h")]
+    assert "from pycl import pyopencl_cl" in (target / "pyopencl" / "_cl.py").read_text()
+
+
+def test_install_writes_a_distribution_pip_can_read(tmp_path):
+    target = tmp_path / "site"
+    install(str(target), wheel=_fake_wheel(tmp_path))
+    info = target / "pyopencl-2026.1.4.dist-info"
+    assert (info / "INSTALLER").read_text() == "pycl-cffi\n"
+    record = (info / "RECORD").read_text().splitlines()
+    listed = {line.split(",")[0] for line in record}
+    on_disk = {
+        os.path.relpath(os.path.join(r, f), target).replace(os.sep, "/") for r, _, fs in os.walk(target) for f in fs
+    }
+    assert listed == on_disk
+    # importlib.metadata (which PyOpenCL's version.py asks) finds the version
+    code = "import importlib.metadata as m; print(m.version('pyopencl'))"
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=str(target)), capture_output=True, text=True
+    )
+    assert out.stdout.strip() == "2026.1.4", out.stderr
+
+
+def test_install_again_replaces_the_earlier_layer(tmp_path):
+    target = tmp_path / "site"
+    install(str(target), wheel=_fake_wheel(tmp_path, "2026.1.3"))
+    (tmp_path / "newer").mkdir()
+    install(str(target), wheel=_fake_wheel(tmp_path / "newer", "2026.1.4"))
+    assert sorted(os.listdir(target)) == ["pyopencl", "pyopencl-2026.1.4.dist-info"]
+
+
+def test_install_refuses_a_pyopencl_it_did_not_write(tmp_path):
+    target = tmp_path / "site"
+    (target / "pyopencl").mkdir(parents=True)
+    (target / "pyopencl" / "__init__.py").write_text("# a compiled PyOpenCL\n")
+    with pytest.raises(LayerError, match="already holds a PyOpenCL that pycl did not write"):
+        install(str(target), wheel=_fake_wheel(tmp_path))
+    assert (target / "pyopencl" / "__init__.py").read_text() == "# a compiled PyOpenCL\n"
+
+
+@pytest.mark.parametrize("version", ["2025.2.7", "2026.2", "2026.1.4.post1"])
+def test_install_refuses_releases_outside_the_supported_range(tmp_path, version):
+    with pytest.raises(LayerError, match=r"outside the releases pycl supports \(>=2026.1,<2026.2\)"):
+        install(str(tmp_path / "site"), version=version)
+
+
+def test_command_line_reports_a_refusal_without_a_traceback(tmp_path, capsys):
+    assert pyopencl_layer.main(["install", "--target", str(tmp_path), "--version", "2025.1"]) == 2
+    assert "pycl.pyopencl_layer: version: PyOpenCL 2025.1 is outside" in capsys.readouterr().err
+
+
+_REAL_WHEEL = os.environ.get("PYCL_PYOPENCL_WHEEL")
+
+
+@pytest.mark.skipif(not _REAL_WHEEL, reason="needs PYCL_PYOPENCL_WHEEL, a PyOpenCL 2026.1 wheel (any platform's)")
+def test_pyopencl_array_over_pycl_matches_numpy(tmp_path, ctx_factory):
+    device = ctx_factory.device
+    install(str(tmp_path), wheel=_REAL_WHEEL)
+    script = textwrap.dedent(
+        """
+        import numpy as np, pyopencl as cl, pyopencl.array as cla, pyopencl.clrandom as clr
+        from pyopencl.elementwise import ElementwiseKernel
+        import pycl
+        assert cl._cl is __import__("pycl.pyopencl_cl").pyopencl_cl
+        dev = [d for p in pycl.get_platforms() for d in p.get_devices() if (p.name, p.version, d.name) == %r][0]
+        ctx = cl.Context([dev]); q = cl.CommandQueue(ctx)
+        rng = np.random.default_rng(7)
+        x = rng.standard_normal(1001).astype(np.float32); y = rng.standard_normal(1001).astype(np.float32)
+        a, b = cla.to_device(q, x), cla.to_device(q, y)
+        assert np.array_equal((a + b).get(), x + y)
+        assert np.allclose((2 * a + 1).get(), 2 * x + 1)
+        assert np.isclose(cla.sum(a).get(), x.sum(dtype=np.float64), rtol=1e-4)
+        assert np.isclose(cla.dot(a, b).get(), np.dot(x.astype(np.float64), y), rtol=1e-4, atol=1e-3)
+        idx = cla.to_device(q, np.arange(0, 1001, 7).astype(np.int32))
+        assert np.array_equal(cla.take(a, idx).get(), x[::7])
+        axpy = ElementwiseKernel(ctx, "float s, float *u, float *v", "v[i] = s * u[i] + v[i]")
+        axpy(np.float32(3), a, b)
+        assert np.allclose(b.get(), 3 * x + y, atol=1e-5)  # the device may fuse the multiply-add
+        r = clr.rand(q, 4096, np.float32)
+        host = r.get()
+        assert ((host >= 0) & (host < 1)).all() and 0.4 < host.mean() < 0.6
+        print("ok")
+        """
+        % ((device.platform.name, device.platform.version, device.name),)
+    )
+    env = dict(os.environ, PYTHONPATH=str(tmp_path))
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=600, cwd=str(tmp_path)
+    )
+    assert done.returncode == 0 and done.stdout.strip().endswith("ok"), done.stderr[-3000:]
