@@ -8,7 +8,7 @@ from pycl.constants import *  # noqa: F401,F403
 from pycl.constants import __all__ as _constant_names
 from pycl.errors import Error, LogicError, MemoryError, RuntimeError, UnavailableError
 from pycl.version import VERSION, VERSION_STATUS, VERSION_TEXT, get_cl_header_version
-from pycl.platform import Device, Platform, get_platforms
+from pycl.platform import Device, Platform, get_platforms, unload_platform_compiler
 from pycl.context import Context, choose_devices, create_some_context
 from pycl.queue import CommandQueue, CommandQueueUsedAfterExit
 from pycl.event import Event, NannyEvent, UserEvent, enqueue_barrier, enqueue_marker, wait_for_events
@@ -19,7 +19,9 @@ from pycl.program import (
     Program,
     RepeatedKernelRetrieval,
     compiler_output,
+    create_program_with_built_in_kernels,
     enqueue_nd_range_kernel,
+    link_program,
 )
 from pycl.memory import Buffer, MemoryObject
 from pycl.transfer import (
@@ -86,6 +88,7 @@ __all__ = [
     "Platform",
     "Device",
     "get_platforms",
+    "unload_platform_compiler",
     "Context",
     "choose_devices",
     "create_some_context",
@@ -104,6 +107,8 @@ __all__ = [
     "Kernel",
     "LocalMemory",
     "enqueue_nd_range_kernel",
+    "link_program",
+    "create_program_with_built_in_kernels",
     "characterize",
     "cltypes",
     "tools",

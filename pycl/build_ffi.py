@@ -68,6 +68,7 @@ DECLARATION_FILES: list[str] = [
     "staging.h",
     "scalars.h",
     "launch.h",
+    "program.h",
     "embed.h",
 ]
 SOURCE_FILES: list[str] = [

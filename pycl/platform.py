@@ -13,7 +13,7 @@ from pycl.errors import UnavailableError, check
 from pycl._handle import Handle
 from pycl._loader import platform_handles
 
-__all__ = ["Platform", "Device", "get_platforms"]
+__all__ = ["Platform", "Device", "get_platforms", "unload_platform_compiler"]
 
 
 class Platform(Handle):
@@ -31,6 +31,11 @@ class Platform(Handle):
     version: str
     profile: str
     extensions: str
+
+    def unload_compiler(self) -> None:
+        """Let the platform free its compiler's resources (OpenCL 1.2; a
+        hint: later builds load it again)."""
+        check(lib.pycl_platform_unload_compiler(self._live()), "clUnloadPlatformCompiler")
 
     def get_devices(self, device_type: int = _constants.device_type.ALL) -> list[Device]:
         """The platform's devices of ``device_type`` (an empty list if none)."""
@@ -160,3 +165,8 @@ def get_platforms() -> list[Platform]:
 
 _info.register_wrapper("platform", Platform._wrap)
 _info.register_wrapper("device", Device._wrap)
+
+
+def unload_platform_compiler(platform: Platform) -> None:
+    """``platform.unload_compiler()``, under PyOpenCL's name."""
+    platform.unload_compiler()

@@ -162,6 +162,35 @@ class Program(Handle):
             compiler_output("Program.build succeeded with a non-empty build log:\n" + said)
         return self
 
+    def compile(
+        self,
+        options: Union[str, Iterable[str], None] = (),
+        devices: Optional[Iterable[Device]] = None,
+        headers: Sequence[tuple[str, Program]] = (),
+    ) -> Program:
+        """Compile (OpenCL 1.2) for ``devices`` (default: all of the
+        program's), without linking; ``headers`` are ``(include name,
+        Program)`` pairs that ``#include`` finds. ``link_program`` links the
+        results. A failed compile raises ``pycl.RuntimeError`` with the logs."""
+        text = _build_options(options)
+        devices = None if devices is None else list(devices)
+        count, ids = _device_array(devices)
+        headers = list(headers)
+        for i, pair in enumerate(headers):
+            if not (
+                isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[0], str) and isinstance(pair[1], Program)
+            ):
+                raise TypeError("Program.compile: headers[%d] must be a (str, Program) pair, not %r" % (i, pair))
+        names = [ffi.new("char[]", name.encode()) for name, _ in headers]
+        status = lib.pycl_program_compile(
+            self._live(), count, ids, text.encode(), len(headers),
+            ffi.new("cl_program[]", [prg._live() for _, prg in headers]) if headers else ffi.NULL,
+            ffi.new("const char *[]", names) if headers else ffi.NULL,
+        )  # fmt: skip
+        if status:
+            raise error_for(status, "clCompileProgram", self._build_failure_detail(text, devices))
+        return self
+
     def _note_built(self, devices: Iterable[Device]) -> None:
         """Remember the devices of a successful build if they are fewer than
         the context's (a program made from binaries for some devices of its
@@ -264,6 +293,60 @@ class RepeatedKernelRetrieval(UserWarning):
 
 
 _making_cells = threading.Lock()
+
+
+def _device_array(devices: Optional[Iterable[Device]]) -> tuple[int, Any]:
+    """(count, cl_device_id[] or NULL) for a call's optional device list."""
+    if devices is None:
+        return 0, ffi.NULL
+    handles = [d._live() for d in devices]
+    return len(handles), ffi.new("cl_device_id[]", handles)
+
+
+def link_program(
+    context: Context,
+    programs: Sequence[Program],
+    options: Union[str, Iterable[str], None] = (),
+    devices: Optional[Iterable[Device]] = None,
+) -> Program:
+    """Link compiled programs (``Program.compile``; OpenCL 1.2) into a new,
+    built program of ``context`` for ``devices`` (default: the context's)."""
+    programs = list(programs)
+    for i, prg in enumerate(programs):
+        if not isinstance(prg, Program):
+            raise TypeError("link_program: programs[%d] must be a Program, not %s" % (i, type(prg).__name__))
+    text = _build_options(options)
+    count, ids = _device_array(devices)
+    raw = ffi.new("cl_program *")
+    status = lib.pycl_program_link(
+        context._live(),
+        count,
+        ids,
+        text.encode(),
+        len(programs),
+        ffi.new("cl_program[]", [p._live() for p in programs]),
+        raw,
+    )
+    if status:
+        check(status, "clLinkProgram", "options: %r" % text)
+    prg = Program.__new__(Program)
+    prg._adopt(raw[0])
+    prg._context = context
+    return prg
+
+
+def create_program_with_built_in_kernels(context: Context, devices: Iterable[Device], kernel_names: str) -> Program:
+    """A program of the devices' built-in kernels (``kernel_names``:
+    semicolon-separated; OpenCL 1.2)."""
+    count, ids = _device_array(devices)
+    raw = ffi.new("cl_program *")
+    status = lib.pycl_program_create_with_built_in_kernels(context._live(), count, ids, kernel_names.encode(), raw)
+    if status:
+        check(status, "clCreateProgramWithBuiltInKernels", "kernel_names %r" % kernel_names)
+    prg = Program.__new__(Program)
+    prg._adopt(raw[0])
+    prg._context = context
+    return prg
 
 
 class Kernel(Handle):

@@ -23,14 +23,14 @@ it: ``have_gl()`` is False.
 from __future__ import annotations
 
 import struct
-from typing import Any, Optional, Sequence
+from typing import Any, Optional, Sequence, cast
 
 from pycl import constants as _constants
 from pycl.constants import *  # noqa: F401,F403
 from pycl._lib import lib
 from pycl.errors import Error, ErrorRecord, LogicError, MemoryError, RuntimeError, UnavailableError  # noqa: F401
 from pycl.version import get_cl_header_version  # noqa: F401
-from pycl.platform import Device, Platform, get_platforms  # noqa: F401
+from pycl.platform import Device, Platform, get_platforms, unload_platform_compiler  # noqa: F401
 from pycl.context import Context  # noqa: F401
 from pycl.queue import CommandQueue  # noqa: F401
 from pycl.event import Event, NannyEvent, UserEvent, wait_for_events  # noqa: F401
@@ -75,8 +75,14 @@ def have_gl() -> bool:
     return False
 
 
-def unload_platform_compiler(platform: Platform) -> None:
-    platform.unload_compiler()
+class DeviceTopologyAmd:
+    """AMD's PCIe topology of a device (``device_info.TOPOLOGY_AMD``)."""
+
+    __slots__ = ("type", "bus", "device", "function")
+
+    def __init__(self, bus: int = 0, device: int = 0, function: int = 0) -> None:
+        self.type = _constants.device_topology_type_amd.PCIE
+        self.bus, self.device, self.function = bus, device, function
 
 
 # {{{ programs and kernels
@@ -93,11 +99,36 @@ class _Program(_program.Program):
         return program_kind.SOURCE if source else program_kind.BINARY
 
     def _build(self, options: bytes = b"", devices: Optional[Sequence[Device]] = None) -> None:
-        text = options.decode() if isinstance(options, bytes) else options
-        _program.Program.build(self, text, devices)
+        _program.Program.build(self, _text(options), devices)
+
+    def compile(  # type: ignore[override]
+        self, options: bytes = b"", devices: Optional[Sequence[Device]] = None, headers: Sequence[Any] = ()
+    ) -> None:
+        _program.Program.compile(self, _text(options), devices, [(name, prg) for name, prg in headers])
+
+    @staticmethod
+    def link(
+        context: Context, programs: Sequence[Any], options: bytes = b"", devices: Optional[Sequence[Device]] = None
+    ) -> _Program:
+        return _Program._own(_program.link_program(context, programs, _text(options), devices))
+
+    @staticmethod
+    def create_with_built_in_kernels(context: Context, devices: Sequence[Device], kernel_names: str) -> _Program:
+        return _Program._own(_program.create_program_with_built_in_kernels(context, devices, kernel_names))
+
+    @staticmethod
+    def _own(prg: _program.Program) -> _Program:
+        """``prg`` as a _Program (one more reference, then ``prg``'s dropped)."""
+        mine = _Program.from_int_ptr(prg.int_ptr)
+        prg.release()
+        return mine
 
     def all_kernels(self) -> list[Kernel]:  # type: ignore[override]
         return [Kernel._from_raw(_retained(k), self) for k in _program.Program.all_kernels(self)]
+
+
+def _text(options: Any) -> str:
+    return options.decode() if isinstance(options, bytes) else options
 
 
 def _retained(kernel: _program.Kernel) -> Any:
@@ -119,16 +150,32 @@ class Kernel(_program.Kernel):
     __slots__ = ("__dict__",)
 
     def __init__(self, program: Any, name: str) -> None:
+        wrapper = program
         if not isinstance(program, _program.Program):
             program = program._get_prg()  # PyOpenCL's Program wraps a _Program
         _program.Kernel.__init__(self, program, name)
+        # capture_call reads the source, as PyOpenCL's kernels keep it
+        self._source = getattr(wrapper, "_source", None)
         self._setup_invoker()
 
     @classmethod
     def _from_raw(cls, raw: Any, program: _program.Program) -> Kernel:
-        self = super()._from_raw(raw, program)
+        self = cast(Kernel, super()._from_raw(raw, program))
+        self._source = None
         self._setup_invoker()
-        return self  # type: ignore[return-value]
+        return self
+
+    def _init_from_handle(self) -> None:
+        program = _program.Kernel.get_info(self, _constants.kernel_info.PROGRAM)
+        self._program = _Program._own(program)
+        self._source = None
+        self._setup_invoker()
+
+    def get_info(self, param: int) -> Any:
+        # The program as a _Program, which PyOpenCL's get_info wraps in its Program.
+        if param == _constants.kernel_info.PROGRAM:
+            return self._program
+        return _program.Kernel.get_info(self, param)
 
     def _setup_invoker(self) -> None:
         from pyopencl.invoker import generate_enqueue_and_set_args
@@ -140,8 +187,8 @@ class Kernel(_program.Kernel):
                 count,
                 count,
                 None,
-                work_around_arg_count_bug=False,
-                warn_about_arg_count_bug=False,
+                work_around_arg_count_bug=None,
+                warn_about_arg_count_bug=None,
                 devs=self.context.devices,
             )
         )
@@ -297,12 +344,19 @@ def _enqueue_fill_buffer(
     return enqueue_fill_buffer(queue, mem, pattern, offset, size, wait_for)
 
 
+def _host_pitches(region: Any, row_pitch: int, slice_pitch: int) -> Optional[tuple[int, ...]]:
+    """PyOpenCL's row and slice pitches (0: tight) as pycl's ``pitches``."""
+    if not row_pitch and not slice_pitch:
+        return None
+    return (row_pitch, slice_pitch) if len(region) == 3 else (row_pitch,)
+
+
 def _enqueue_read_image(
     queue: CommandQueue, mem: Image, origin: Any, region: Any, hostbuf: Any, row_pitch: int = 0,
     slice_pitch: int = 0, wait_for: Any = None, is_blocking: bool = True,
 ) -> Event:  # fmt: skip
     return enqueue_copy(
-        queue, hostbuf, mem, origin=origin, region=region, row_pitch=row_pitch, slice_pitch=slice_pitch,
+        queue, hostbuf, mem, origin=origin, region=region, pitches=_host_pitches(region, row_pitch, slice_pitch),
         wait_for=wait_for, is_blocking=is_blocking,
     )  # fmt: skip
 
@@ -312,7 +366,7 @@ def _enqueue_write_image(
     slice_pitch: int = 0, wait_for: Any = None, is_blocking: bool = True,
 ) -> Event:  # fmt: skip
     return enqueue_copy(
-        queue, mem, hostbuf, origin=origin, region=region, row_pitch=row_pitch, slice_pitch=slice_pitch,
+        queue, mem, hostbuf, origin=origin, region=region, pitches=_host_pitches(region, row_pitch, slice_pitch),
         wait_for=wait_for, is_blocking=is_blocking,
     )  # fmt: skip
 
@@ -349,6 +403,35 @@ def _enqueue_svm_memfill(
     return _svm.enqueue_svm_memfill(queue, dst, pattern, byte_count=byte_count, wait_for=wait_for)
 
 
+# The maps made by _enqueue_svm_map, by pointer, until _enqueue_svm_unmap.
+_svm_maps: dict[int, list[SVMMap]] = {}
+
+
+def _enqueue_svm_map(
+    queue: CommandQueue, is_blocking: int, flags: int, svm: Any, wait_for: Any = None, size: Any = None
+) -> Event:
+    routine = "_enqueue_svm_map"
+    ptr, total, alloc = svm._pointer(routine)
+    if size is None:
+        if total is None:
+            raise LogicError(routine, lib.CL_INVALID_VALUE, "the size of %r is unknown: pass size" % svm)
+        size = total
+    mapping, event = svm._enqueue_map(queue, flags, bool(is_blocking), wait_for, ptr, size, alloc, routine)
+    _svm_maps.setdefault(ptr, []).append(SVMMap._make(svm, None, queue, event, mapping))
+    return event
+
+
+def _enqueue_svm_unmap(queue: CommandQueue, svm: Any, wait_for: Any = None) -> Event:
+    ptr = svm._pointer("_enqueue_svm_unmap")[0]
+    maps = _svm_maps.get(ptr)
+    if not maps:
+        raise LogicError("_enqueue_svm_unmap", lib.CL_INVALID_VALUE, "%r is not mapped" % svm)
+    mapped = maps.pop()
+    if not maps:
+        del _svm_maps[ptr]
+    return mapped.release(queue, wait_for)
+
+
 def _enqueue_svm_migrate_mem(
     queue: CommandQueue, svms: Sequence[Any], flags: Any = None, wait_for: Any = None
 ) -> Event:
@@ -356,3 +439,17 @@ def _enqueue_svm_migrate_mem(
 
 
 # }}}
+
+
+# What ``pyopencl/_cl.py`` takes with ``from pycl.pyopencl_cl import *``:
+# every public name here, and PyOpenCL's private ones. (pyopencl._cl stays a
+# module of that name, so that what PyOpenCL pickles into its caches names
+# pyopencl._cl, which a compiled PyOpenCL sharing the cache also has.)
+_PRIVATE = ("_Program", "_ErrorRecord", "_sizeof_size_t", "_TestMemoryPool", "_create_program_with_il")
+__all__ = [
+    name
+    for name, value in list(globals().items())
+    if (name in _PRIVATE or name.startswith("_enqueue_") or not name.startswith("_"))
+    and not isinstance(value, type(struct))
+    and name not in ("annotations", "Any", "Optional", "Sequence", "cast", "lib")
+]

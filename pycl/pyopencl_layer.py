@@ -55,11 +55,7 @@ _CL_MODULE = '''"""PyOpenCL's compiled module, here provided by pycl (written by
 ``python -m pycl.pyopencl_layer install``; see pycl's docs, "PyOpenCL's
 Python layer on pycl")."""
 
-import sys
-
-from pycl import pyopencl_cl
-
-sys.modules[__name__] = pyopencl_cl
+from pycl.pyopencl_cl import *  # noqa: F403
 '''
 _MARKER = "PYCL_LAYER"
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import warnings
 from typing import TYPE_CHECKING, Any, Optional, Union
 
@@ -32,9 +33,20 @@ def _warn_used_after_exit() -> None:
     warnings.warn(
         "Command queue used after exit of context manager. This is deprecated and will stop working in a "
         "future version of PyOpenCL",
-        CommandQueueUsedAfterExit,
+        _used_after_exit_category(),
         stacklevel=caller_stacklevel(),
     )
+
+
+def _used_after_exit_category() -> type[Warning]:
+    """pycl's warning class, or PyOpenCL's where PyOpenCL's Python layer runs
+    over pycl (``pycl.pyopencl_cl``): PyOpenCL's compiled module warns with
+    ``pyopencl.CommandQueueUsedAfterExit``, which its users catch."""
+    layer = sys.modules.get("pyopencl")
+    if layer is not None and getattr(getattr(layer, "_cl", None), "CommandQueue", None) is CommandQueue:
+        category: type[Warning] = getattr(layer, "CommandQueueUsedAfterExit", CommandQueueUsedAfterExit)
+        return category
+    return CommandQueueUsedAfterExit
 
 
 def enqueue_handle(queue: CommandQueue) -> Any:
@@ -168,6 +180,11 @@ class CommandQueue(Handle):
         if _wards._pending:
             _wards.prune()
 
+    def _finalize(self) -> None:
+        """Mark the queue as used after its ``with`` block (PyOpenCL's name:
+        its ``__exit__`` calls ``finish`` then this)."""
+        self.__class__ = _exited_class(type(self))
+
     def __exit__(
         self,
         exc_type: Optional[type[BaseException]],
@@ -179,7 +196,7 @@ class CommandQueue(Handle):
         # finishes or queries it afterwards gets no warning.
         if self._handle is not None:
             self.finish()
-            self.__class__ = _exited_class(type(self))
+            self._finalize()
 
 
 _exited_classes: dict[type[CommandQueue], type[CommandQueue]] = {}

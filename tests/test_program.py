@@ -328,3 +328,51 @@ def test_pocl_launch_of_2_32_work_groups_is_refused(ctx_factory):
     ids = np.empty(2**16, np.int32)
     cl.enqueue_copy(queue, ids, out)
     assert np.array_equal(ids, np.arange(2**16))
+
+
+def test_compile_with_headers_then_link_runs(ctx_factory):
+    require_kernel_compiler(ctx_factory.device)
+    ctx = ctx_factory()
+    queue = cl.CommandQueue(ctx)
+    header = cl.Program(ctx, "#define SCALE 3\n")
+    unit = cl.Program(ctx, '#include "scale.h"\n__kernel void f(__global int *x) { x[get_global_id(0)] *= SCALE; }')
+    assert unit.compile(headers=[("scale.h", header)]) is unit
+    helper = cl.Program(ctx, "int twice(int v) { return 2 * v; }").compile()
+    caller = cl.Program(
+        ctx, "int twice(int v);\n__kernel void g(__global int *x) { x[get_global_id(0)] = twice(x[get_global_id(0)]); }"
+    )
+    linked = cl.link_program(ctx, [unit, helper, caller.compile()])
+    host = np.arange(16, dtype=np.int32)
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=host)
+    linked.f(queue, (16,), None, buf)
+    linked.g(queue, (16,), None, buf)
+    out = np.empty_like(host)
+    cl.enqueue_copy(queue, out, buf)
+    assert np.array_equal(out, host * 3 * 2)
+    assert linked.context == ctx
+
+
+def test_compile_failure_and_bad_headers_are_errors(ctx_factory):
+    require_kernel_compiler(ctx_factory.device)
+    ctx = ctx_factory()
+    with pytest.raises(cl.RuntimeError, match="clCompileProgram failed") as info:
+        cl.Program(ctx, "__kernel void f(__global int *x) { undeclared_thing = 1; }").compile()
+    assert "undeclared_thing" in str(info.value)
+    with pytest.raises(TypeError, match=r"Program.compile: headers\[0\] must be a \(str, Program\) pair"):
+        cl.Program(ctx, "__kernel void f(__global int *x) {}").compile(headers=[("a.h", "#define A 1")])
+    with pytest.raises(TypeError, match=r"link_program: programs\[1\] must be a Program, not str"):
+        cl.link_program(ctx, [cl.Program(ctx, "int one(void) { return 1; }").compile(), "source"])
+
+
+def test_unload_compiler_then_build_again(ctx_factory):
+    require_kernel_compiler(ctx_factory.device)
+    ctx = ctx_factory()
+    ctx.devices[0].platform.unload_compiler()
+    prg = cl.Program(ctx, "__kernel void f(__global int *x) { x[0] = 7; }").build()
+    assert prg.f.function_name == "f"
+
+
+def test_unknown_built_in_kernels_are_refused_by_the_driver(ctx_factory):
+    ctx = ctx_factory()
+    with pytest.raises(cl.LogicError, match="clCreateProgramWithBuiltInKernels failed: CL_INVALID_VALUE"):
+        cl.create_program_with_built_in_kernels(ctx, ctx.devices, "no_such_built_in_kernel")

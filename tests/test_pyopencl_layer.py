@@ -10,7 +10,10 @@ import sys
 import textwrap
 import zipfile
 
+import numpy as np
 import pytest
+
+import pycl as cl
 
 from pycl import pyopencl_layer
 from pycl.pyopencl_layer import LayerError, install
@@ -39,7 +42,7 @@ def test_install_keeps_python_files_and_headers_only(tmp_path):
     package = install(str(target), wheel=wheel)
     kept = sorted(os.path.relpath(os.path.join(r, f), package) for r, _, fs in os.walk(package) for f in fs)
     assert kept == ["PYCL_LAYER", "__init__.py", "_cl.py", "array.py", os.path.join("cl", "pyopencl-complex.h")]
-    assert "from pycl import pyopencl_cl" in (target / "pyopencl" / "_cl.py").read_text()
+    assert "from pycl.pyopencl_cl import *" in (target / "pyopencl" / "_cl.py").read_text()
 
 
 def test_install_writes_a_distribution_pip_can_read(tmp_path):
@@ -101,7 +104,7 @@ def test_pyopencl_array_over_pycl_matches_numpy(tmp_path, ctx_factory):
         import numpy as np, pyopencl as cl, pyopencl.array as cla, pyopencl.clrandom as clr
         from pyopencl.elementwise import ElementwiseKernel
         import pycl
-        assert cl._cl is __import__("pycl.pyopencl_cl").pyopencl_cl
+        assert cl._cl.Kernel is __import__("pycl.pyopencl_cl").pyopencl_cl.Kernel
         dev = [d for p in pycl.get_platforms() for d in p.get_devices() if (p.name, p.version, d.name) == %r][0]
         ctx = cl.Context([dev]); q = cl.CommandQueue(ctx)
         rng = np.random.default_rng(7)
@@ -123,8 +126,50 @@ def test_pyopencl_array_over_pycl_matches_numpy(tmp_path, ctx_factory):
         """
         % ((device.platform.name, device.platform.version, device.name),)
     )
-    env = dict(os.environ, PYTHONPATH=str(tmp_path))
+    env = dict(os.environ, PYTHONPATH=str(tmp_path), XDG_CACHE_HOME=str(tmp_path / "cache"))
     done = subprocess.run(
         [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=600, cwd=str(tmp_path)
     )
     assert done.returncode == 0 and done.stdout.strip().endswith("ok"), done.stderr[-3000:]
+
+
+def test_private_enqueue_functions_reach_pycls_checks(cq):
+    """PyOpenCL's _enqueue_* signatures over pycl's routes: data lands as
+    numpy says, and a bad size gets pycl's own error, as a direct call would."""
+    from pycl import pyopencl_cl as _cl
+
+    ctx, queue = cq
+    host = np.arange(64, dtype=np.uint8)
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 64)
+    other = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 64)
+    _cl._enqueue_write_buffer(queue, buf, host)
+    _cl._enqueue_copy_buffer(queue, buf, other, 32, 8, 16)
+    back = np.zeros(64, np.uint8)
+    _cl._enqueue_read_buffer(queue, other, back)
+    assert np.array_equal(back[16:48], host[8:40])
+    part = np.zeros(8, np.uint8)
+    _cl._enqueue_read_buffer_rect(queue, buf, part, (4, 1, 0), (0, 0, 0), (4, 2, 1), (16, 0), (4, 0))
+    assert np.array_equal(part, np.concatenate([host[20:24], host[36:40]]))
+
+    def same_error(via_cl, direct):
+        with pytest.raises(cl.LogicError) as ours:
+            via_cl()
+        with pytest.raises(cl.LogicError) as theirs:
+            direct()
+        assert str(ours.value) == str(theirs.value)
+        assert ours.value.args[0].code() == theirs.value.code  # PyOpenCL's _ErrorRecord
+
+    same_error(
+        lambda: _cl._enqueue_read_buffer(queue, buf, np.zeros(8, np.uint8), src_offset=60),
+        lambda: cl.enqueue_copy(queue, np.zeros(8, np.uint8), buf, src_offset=60),
+    )
+    same_error(
+        lambda: _cl._enqueue_copy_buffer(queue, buf, other, 65),
+        lambda: cl.enqueue_copy(queue, other, buf, byte_count=65),
+    )
+    same_error(
+        lambda: _cl._enqueue_fill_buffer(queue, buf, np.uint8(1), 8, 64),
+        lambda: cl.enqueue_fill_buffer(queue, buf, np.uint8(1), 8, 64),
+    )
+    with pytest.raises(cl.UnavailableError, match="SPIR-V"):
+        _cl._create_program_with_il(ctx, b"\x03\x02\x23\x07")

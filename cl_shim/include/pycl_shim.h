@@ -22,6 +22,7 @@ extern "C" {
 #include "pycl/staging.h"
 #include "pycl/scalars.h"
 #include "pycl/launch.h"
+#include "pycl/program.h"
 #include "pycl/embed.h"
 
 #ifdef __cplusplus

@@ -108,6 +108,10 @@ static const struct pycl_dispatcher table = {
     .sampler_release = pycl_sampler_release,
     .pipe_create = pycl_pipe_create,
     .pipe_get_info = pycl_pipe_get_info,
+    .program_compile = pycl_program_compile,
+    .program_link = pycl_program_link,
+    .program_create_with_built_in_kernels = pycl_program_create_with_built_in_kernels,
+    .platform_unload_compiler = pycl_platform_unload_compiler,
 };
 
 const struct pycl_dispatcher *pycl_dispatcher(void)

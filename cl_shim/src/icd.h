@@ -106,10 +106,10 @@ struct pycl_icd_dispatch {
     cl_int (*clRetainDevice)(cl_device_id);  /* 94 */
     cl_int (*clReleaseDevice)(cl_device_id);  /* 95 */
     cl_mem (*clCreateImage)(cl_context, cl_mem_flags, const cl_image_format *, const cl_image_desc *, void *, cl_int *);  /* 96 */
-    void *clCreateProgramWithBuiltInKernels;  /* 97 */
-    void *clCompileProgram;  /* 98 */
-    void *clLinkProgram;  /* 99 */
-    void *clUnloadPlatformCompiler;  /* 100 */
+    cl_program (*clCreateProgramWithBuiltInKernels)(cl_context, cl_uint, const cl_device_id *, const char *, cl_int *);  /* 97 */
+    cl_int (*clCompileProgram)(cl_program, cl_uint, const cl_device_id *, const char *, cl_uint, const cl_program *, const char **, void (*)(cl_program, void *), void *);  /* 98 */
+    cl_program (*clLinkProgram)(cl_context, cl_uint, const cl_device_id *, const char *, cl_uint, const cl_program *, void (*)(cl_program, void *), void *, cl_int *);  /* 99 */
+    cl_int (*clUnloadPlatformCompiler)(cl_platform_id);  /* 100 */
     cl_int (*clGetKernelArgInfo)(cl_kernel, cl_uint, cl_kernel_arg_info, size_t, void *, size_t *);  /* 101 */
     cl_int (*clEnqueueFillBuffer)(cl_command_queue, cl_mem, const void *, size_t, size_t, size_t, cl_uint, const cl_event *, cl_event *);  /* 102 */
     cl_int (*clEnqueueFillImage)(cl_command_queue, cl_mem, const void *, const size_t *, const size_t *, cl_uint, const cl_event *, cl_event *);  /* 103 */

@@ -190,6 +190,29 @@ cl_int pycl_program_build(cl_program program, cl_uint num_devices, const cl_devi
     PYCL_DISPATCH(program, V10, clBuildProgram, program, num_devices, devices, options, NULL, NULL);
 }
 
+cl_int pycl_program_compile(cl_program program, cl_uint num_devices, const cl_device_id *devices, const char *options,
+                            cl_uint num_headers, const cl_program *headers, const char **header_names)
+{
+    PYCL_DISPATCH(program, V12, clCompileProgram, program, num_devices, devices, options, num_headers, headers, header_names, NULL, NULL);
+}
+
+cl_int pycl_program_link(cl_context context, cl_uint num_devices, const cl_device_id *devices, const char *options,
+                         cl_uint num_programs, const cl_program *programs, cl_program *program)
+{
+    PYCL_DISPATCH_CREATE(program, context, V12, clLinkProgram, context, num_devices, devices, options, num_programs, programs, NULL, NULL);
+}
+
+cl_int pycl_program_create_with_built_in_kernels(cl_context context, cl_uint num_devices, const cl_device_id *devices,
+                                                 const char *kernel_names, cl_program *program)
+{
+    PYCL_DISPATCH_CREATE(program, context, V12, clCreateProgramWithBuiltInKernels, context, num_devices, devices, kernel_names);
+}
+
+cl_int pycl_platform_unload_compiler(cl_platform_id platform)
+{
+    PYCL_DISPATCH(platform, V12, clUnloadPlatformCompiler, platform);
+}
+
 cl_int pycl_program_get_info(cl_program program, cl_program_info param, size_t size, void *value, size_t *size_ret)
 {
     PYCL_DISPATCH(program, V10, clGetProgramInfo, program, param, size, value, size_ret);

@@ -6,8 +6,8 @@
  * (pycl.dispatcher_address()) and casts it. Read by cffi's cdef too: plain
  * declarations only.
  *
- * One entry per public function of loader.h, runtime.h, memory.h, svm.h and
- * image.h, in header order, named without the pycl_ prefix; each behaves as
+ * One entry per public function of loader.h, runtime.h, memory.h, svm.h,
+ * image.h and program.h, in header order, named without the pycl_ prefix; each behaves as
  * the function it points to (same status convention, same ownership).
  * tests/test_embed.py fails when an area function is missing here.
  *
@@ -22,7 +22,7 @@
  * CL_PLATFORM_NOT_FOUND_KHR before that. Handles from pycl (int_ptr) work at
  * once. */
 
-#define PYCL_DISPATCHER_VERSION 1
+#define PYCL_DISPATCHER_VERSION 2
 
 struct pycl_dispatcher {
     cl_uint version; /* PYCL_DISPATCHER_VERSION */
@@ -134,6 +134,11 @@ struct pycl_dispatcher {
     void (*sampler_release)(cl_sampler sampler);
     cl_int (*pipe_create)(cl_context context, cl_mem_flags flags, cl_uint packet_size, cl_uint max_packets, const cl_pipe_properties *properties, cl_mem *pipe);
     cl_int (*pipe_get_info)(cl_mem pipe, cl_pipe_info param, size_t size, void *value, size_t *size_ret);
+    /* program.h (version 2) */
+    cl_int (*program_compile)(cl_program program, cl_uint num_devices, const cl_device_id *devices, const char *options, cl_uint num_headers, const cl_program *headers, const char **header_names);
+    cl_int (*program_link)(cl_context context, cl_uint num_devices, const cl_device_id *devices, const char *options, cl_uint num_programs, const cl_program *programs, cl_program *program);
+    cl_int (*program_create_with_built_in_kernels)(cl_context context, cl_uint num_devices, const cl_device_id *devices, const char *kernel_names, cl_program *program);
+    cl_int (*platform_unload_compiler)(cl_platform_id platform);
 };
 
 /* The shim's table (static, valid for the life of the process). */
