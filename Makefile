@@ -10,6 +10,10 @@
 #   make test-wheel       build the sdist and wheel, install the wheel in a fresh
 #                         environment and run the suite from outside the checkout
 #   make docs             the Sphinx site in docs/_build/html (warnings are errors)
+#   make test-pyopencl-layer   PyOpenCL 2026.1.4's own test suites over pycl against PyOpenCL,
+#                         test by test, on the first kernel-compiling device, under CPython and
+#                         PyPy 3.11 (docs/pyopencl_layer.md; the PyPy needs root to download)
+#   make pyopencl-suites  the same on every device (the full matrix)
 #   make mutate           take each argument check out in turn: the tests must fail
 #                         (tools/mutate_checks.py; about 30 minutes on the PoCL devices)
 PYTHON ?= python3
@@ -19,7 +23,7 @@ SOURCES = build_ffi.py pycl/build_ffi.py setup.py pyproject.toml $(wildcard cl_s
 # PoCL writes a kernel cache at every context creation (QUIRKS.md).
 export POCL_CACHE_DIR ?= $(shell mktemp -d -t pycl-pocl-cache-XXXXXX)
 
-.PHONY: install demo test test-multi-device bench lint clean
+.PHONY: install demo test test-multi-device test-pyopencl-layer pyopencl-suites bench lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -52,6 +56,49 @@ test-multi-device: $(VENV)/.installed-test
 		for p in pycl.get_platforms()))" || { echo "test-multi-device: no platform with two devices" \
 		"under $(MULTI_DEVICE_ENV) (python -m pycl lists them)"; exit 1; }
 	$(MULTI_DEVICE_ENV) $(BIN)/python -m pytest tests -q -ra -m multi_device
+
+# PyOpenCL's Python layer over pycl. The reference: PyOpenCL itself, the
+# release the layer installs, in $(VENV). PyPy 3.11 (PyOpenCL 2026.1 and
+# pytools need 3.10+, Debian 12's PyPy is a 3.9): Debian 13's, unpacked by
+# tools/pypy311.sh, with a pure-Python siphash24 (it has no PyPy wheel and its
+# sdist fetches sources from GitHub as it builds; tools/pypy-stand-ins/).
+PYOPENCL_VERSION = 2026.1.4
+LAYER_WHEELS = .cache/pyopencl-wheel
+PYPY311_DIR = .pypy311
+PYPY311_VENV = .venv-pypy311
+SUITE_DEVICES ?= first
+
+$(VENV)/.installed-layer: $(VENV)/.installed-test
+	$(BIN)/python -m pip install -q 'pyopencl==$(PYOPENCL_VERSION)' mako
+	touch $@
+
+$(LAYER_WHEELS)/.fetched:
+	$(PYTHON) -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
+		--platform manylinux_2_28_x86_64 -d $(LAYER_WHEELS) 'pyopencl==$(PYOPENCL_VERSION)'
+	touch $@
+
+$(PYPY311_VENV)/.installed: $(SOURCES)
+	bash tools/pypy311.sh $(PYPY311_DIR) > /dev/null
+	$(PYPY311_DIR)/root/usr/bin/pypy3.11-run -m venv $(PYPY311_VENV)
+	$(PYPY311_VENV)/bin/python -m pip install -q numpy pytest hypothesis platformdirs typing_extensions mako
+	$(PYPY311_VENV)/bin/python -m pip install -q --no-deps pytools
+	cp tools/pypy-stand-ins/siphash24.py $$($(PYPY311_VENV)/bin/python -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")/
+	$(PYPY311_VENV)/bin/python -m pip install -q -e '.[test]'
+	touch $@
+
+# One layer run per interpreter: pycl's tests of the layer, then the suites
+# (tools/pyopencl_suites.py fails on a test PyOpenCL passes that fails over pycl).
+LAYER_RUN = PYCL_PYOPENCL_WHEEL=$$(ls $(CURDIR)/$(LAYER_WHEELS)/pyopencl-*.whl)
+test-pyopencl-layer pyopencl-suites: $(VENV)/.installed-layer $(PYPY311_VENV)/.installed $(LAYER_WHEELS)/.fetched
+	$(BIN)/python tools/pypy-stand-ins/siphash24.py
+	$(LAYER_RUN) $(BIN)/python -m pytest tests/test_pyopencl_layer.py -q -ra
+	$(LAYER_RUN) $(PYPY311_VENV)/bin/python -m pytest tests/test_pyopencl_layer.py -q -ra
+	$(BIN)/python tools/pyopencl_suites.py --wheel $$(ls $(LAYER_WHEELS)/pyopencl-*.whl) \
+		--reference-python $(BIN)/python $(foreach d,$(SUITE_DEVICES),--device '$(d)') --out $(LAYER_OUT)-cpython.md
+	$(BIN)/python tools/pyopencl_suites.py --wheel $$(ls $(LAYER_WHEELS)/pyopencl-*.whl) --python $(PYPY311_VENV)/bin/python \
+		--reference-python $(BIN)/python --reuse-reference $(foreach d,$(SUITE_DEVICES),--device '$(d)') --out $(LAYER_OUT)-pypy.md
+LAYER_OUT = .cache/pyopencl-suites/table
+pyopencl-suites: SUITE_DEVICES = all
 
 # make bench BENCH_ARGS="--pypy /path/to/pypy --out bench/results/DATE-DEVICE.md" (bench/README.md)
 bench: install
@@ -98,4 +145,4 @@ lint: install
 	$(BIN)/python -m ruff format --check pycl tests bench examples tools docs/*.py build_ffi.py
 
 clean:
-	rm -rf build *.egg-info pycl/_lib*.so pycl/_lib.c .venv .venv-pypy
+	rm -rf build *.egg-info pycl/_lib*.so pycl/_lib.c .venv .venv-pypy .venv-pypy311 .pypy311 .cache

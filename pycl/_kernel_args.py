@@ -41,6 +41,7 @@ pick up another thread's arguments.
 from __future__ import annotations
 
 import operator
+import struct
 import threading
 from typing import TYPE_CHECKING, Any, Optional
 
@@ -48,7 +49,7 @@ import numpy as np
 
 from pycl._lib import ffi, lib
 from pycl.errors import check, logic_error
-from pycl._args import size_value
+from pycl._args import size_value, uint_value
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -216,6 +217,7 @@ class KernelArgs:
         "scalars",
         "cells",
         "fast_types",
+        "formats",
         "objects",
         "queue",
         "built_for",
@@ -244,6 +246,7 @@ class KernelArgs:
         self.scalars: list[Optional[_Scalar]] = [None] * count
         self.cells: list[Any] = [None] * count
         self.fast_types: list[Any] = [None] * count
+        self.formats: list[Optional[bytes]] = [None] * count  # put_packed's struct format per cell
         self.objects: Optional[tuple[Any, ...]] = ()
         self.lock = threading.Lock()  # held by whoever sets or launches (see the module docstring)
         self.queue: Any = None
@@ -261,19 +264,23 @@ class KernelArgs:
                 "%s: kernel %r takes %d arguments, got %d dtypes" % (routine, self.name, self.count, len(declared))
             )
         for index, scalar in enumerate(declared):
-            self.scalars[index] = scalar
-            ctype = None if scalar is None else scalar.ctype
-            cell = None if ctype is None else ffi.new(ctype + "[1]")
-            self.cells[index] = cell
-            self.fast_types[index] = None if scalar is None or cell is None else scalar.fast_type
-            if scalar is not None:
-                # The driver keeps the value set before; the next launch
-                # with arguments sets the declared one.
-                self.held[index], self.keep[index], self.stable[index] = _UNSET, cell, False
-                self.marks[index] = self.kinds[index] = 0
-                if cell is not None:
-                    self.values[index], self.sizes[index] = cell, ffi.sizeof(cell)
-                    self.kinds[index] = _EVERY
+            self._declare_one(index, scalar)
+
+    def _declare_one(self, index: int, scalar: Optional[_Scalar]) -> None:
+        self.scalars[index] = scalar
+        self.formats[index] = None
+        ctype = None if scalar is None else scalar.ctype
+        cell = None if ctype is None else ffi.new(ctype + "[1]")
+        self.cells[index] = cell
+        self.fast_types[index] = None if scalar is None or cell is None else scalar.fast_type
+        if scalar is not None:
+            # The driver keeps the value set before; the next launch
+            # with arguments sets the declared one.
+            self.held[index], self.keep[index], self.stable[index] = _UNSET, cell, False
+            self.marks[index] = self.kinds[index] = 0
+            if cell is not None:
+                self.values[index], self.sizes[index] = cell, ffi.sizeof(cell)
+                self.kinds[index] = _EVERY
 
     def check_count(self, args: Sequence[Any], routine: str) -> None:
         if len(args) != self.count:
@@ -357,6 +364,56 @@ class KernelArgs:
         self.marks[index] = self.kinds[index] = mark
         self.held[index], self.keep[index], self.stable[index] = arg, keep, stable
         self.objects = None
+
+    # {{{ PyOpenCL's invoker protocol (pycl.pyopencl_cl): the code PyOpenCL
+    # generates per signature hands over flat tuples; they fill the cells,
+    # and the launch sets what changed, as for pycl's own calls.
+
+    def put_pairs(self, kernel: Any, pairs: Sequence[Any], routine: str) -> None:
+        """``(index, arg, index, arg, ...)``: ``_set_arg_multi`` and
+        ``_set_arg_buf_multi``. The same live memory object again is skipped."""
+        held, stable = self.held, self.stable
+        for i in range(0, len(pairs), 2):
+            index, arg = self.checked_index(pairs[i], routine), pairs[i + 1]
+            if arg is not held[index] or not stable[index] or arg._handle is None:
+                self.put(kernel, index, arg, routine)
+
+    def put_packed(self, kernel: Any, triples: Sequence[Any], routine: str) -> None:
+        """``(index, format, value, ...)``, formats of ``struct`` as bytes:
+        ``_set_arg_buf_pack_multi``. A cell takes its format's dtype at the
+        first value (a typed cell, as ``set_scalar_arg_dtypes`` gives), so
+        later values are written as they are."""
+        cells, fast_types, marks, held, formats = self.cells, self.fast_types, self.marks, self.held, self.formats
+        for i in range(0, len(triples), 3):
+            index, code, value = self.checked_index(triples[i], routine), triples[i + 1], triples[i + 2]
+            cell = cells[index]
+            if cell is None or formats[index] != code:
+                self._declare_one(index, _Scalar(np.dtype(code.decode())))
+                formats[index] = code
+                cell = cells[index]
+                if cell is None:  # no C type for the format: its bytes
+                    self.put(kernel, index, struct.pack(code.decode(), value), routine)
+                    continue
+            if type(value) is fast_types[index]:
+                cell[0] = value
+            else:
+                cell[0] = self.scalars[index].value(value, index, routine)  # type: ignore[union-attr]
+            marks[index] = _EVERY
+            held[index] = value
+
+    def checked_index(self, index: Any, routine: str) -> int:
+        """``index`` if it names an argument, else Kernel.set_arg's error."""
+        if type(index) is int and 0 <= index < self.count:
+            return index
+        index = uint_value(index, "index", routine)
+        raise logic_error(
+            routine,
+            "index = %d exceeds the limit of %d: kernel %r takes %d arguments"
+            % (index, self.count - 1, self.name, self.count),
+            lib.CL_INVALID_ARG_INDEX,
+        )
+
+    # }}}
 
     def remark(self) -> None:
         """Mark every cell that holds a value: the kernel is new."""

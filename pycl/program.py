@@ -11,7 +11,6 @@ from pycl._lib import ffi, lib
 from pycl import constants as _constants
 from pycl import _info
 from pycl.errors import RuntimeError, UnavailableError, caller_stacklevel, check, error_for, logic_error
-from pycl._args import uint_value
 from pycl._handle import Handle
 from pycl.platform import Device
 from pycl._capture_call import capture_kernel_call
@@ -427,14 +426,7 @@ class Kernel(Handle):
         """Set argument ``index`` (from 0) to ``arg``, one of the kinds the
         class docstring lists."""
         cells = self._cells()
-        index = uint_value(index, "index", "Kernel.set_arg")
-        if index >= cells.count:
-            raise logic_error(
-                "Kernel.set_arg",
-                "index = %d exceeds the limit of %d: kernel %r takes %d arguments"
-                % (index, cells.count - 1, cells.name, cells.count),
-                lib.CL_INVALID_ARG_INDEX,
-            )
+        index = cells.checked_index(index, "Kernel.set_arg")
         with cells.lock:
             cells.put(self, index, arg, "Kernel.set_arg")
             cells.apply(self._live())

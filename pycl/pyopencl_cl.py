@@ -203,18 +203,19 @@ class Kernel(_program.Kernel):
     def set_args(self, *args: Any) -> None:
         self._set_args(self, *args)
 
+    # The invoker's calls: they fill the argument cells, and the launch
+    # (enqueue_nd_range_kernel) sets what changed.
     def _set_arg_multi(self, indices_and_args: Sequence[Any]) -> None:
-        set_arg = _program.Kernel.set_arg
-        for i in range(0, len(indices_and_args), 2):
-            set_arg(self, indices_and_args[i], indices_and_args[i + 1])
+        cells = self._arg_cells or self._cells()
+        with cells.lock:
+            cells.put_pairs(self, indices_and_args, "Kernel.set_arg")
 
     _set_arg_buf_multi = _set_arg_multi
 
-    def _set_arg_buf_pack_multi(self, indices_types_args: Sequence[Any]) -> None:
-        set_arg = _program.Kernel.set_arg
-        for i in range(0, len(indices_types_args), 3):
-            typechar = indices_types_args[i + 1].decode()
-            set_arg(self, indices_types_args[i], struct.pack(typechar, indices_types_args[i + 2]))
+    def _set_arg_buf_pack_multi(self, indices_formats_args: Sequence[Any]) -> None:
+        cells = self._arg_cells or self._cells()
+        with cells.lock:
+            cells.put_packed(self, indices_formats_args, "Kernel.set_arg")
 
 
 # }}}
@@ -441,6 +442,37 @@ def _enqueue_svm_migrate_mem(
 # }}}
 
 
+# {{{ PyOpenCL's _monkeypatch over pycl's classes
+
+# pycl's own attributes of its classes, before PyOpenCL adds its own.
+_PYCL_ATTRIBUTES = {
+    value: dict(vars(value))
+    for value in list(globals().values())
+    if isinstance(value, type) and value.__module__.startswith("pycl.")
+}
+_INFO_PROPERTIES = ("make_getinfo.", "make_cacheable_getinfo.")
+
+
+def _finish() -> None:
+    """Run PyOpenCL's ``_monkeypatch`` now (``pyopencl/_cl.py`` calls this
+    after taking this module's names; PyOpenCL's own import of it later finds
+    it done), then give back pycl's own attributes where PyOpenCL put an info
+    property in their place: ``buffer.size`` or ``context.devices`` stay
+    pycl's cached answers instead of a driver query per use (PyOpenCL's info
+    properties stay for the names pycl answers through ``__getattr__``)."""
+    import pyopencl._monkeypatch  # noqa: F401
+
+    for cls, attributes in _PYCL_ATTRIBUTES.items():
+        for name, value in attributes.items():
+            now = vars(cls).get(name)
+            made_by = getattr(getattr(now, "fget", None), "__qualname__", "")
+            if now is not value and isinstance(now, property) and made_by.startswith(_INFO_PROPERTIES):
+                setattr(cls, name, value)
+
+
+# }}}
+
+
 # What ``pyopencl/_cl.py`` takes with ``from pycl.pyopencl_cl import *``:
 # every public name here, and PyOpenCL's private ones. (pyopencl._cl stays a
 # module of that name, so that what PyOpenCL pickles into its caches names
@@ -451,5 +483,5 @@ __all__ = [
     for name, value in list(globals().items())
     if (name in _PRIVATE or name.startswith("_enqueue_") or not name.startswith("_"))
     and not isinstance(value, type(struct))
-    and name not in ("annotations", "Any", "Optional", "Sequence", "cast", "lib")
+    and name not in ("annotations", "Any", "Optional", "Sequence", "cast", "lib", "_finish")
 ]

@@ -56,6 +56,9 @@ _CL_MODULE = '''"""PyOpenCL's compiled module, here provided by pycl (written by
 Python layer on pycl")."""
 
 from pycl.pyopencl_cl import *  # noqa: F403
+from pycl.pyopencl_cl import _finish
+
+_finish()
 '''
 _MARKER = "PYCL_LAYER"
 

@@ -96,6 +96,7 @@ _REAL_WHEEL = os.environ.get("PYCL_PYOPENCL_WHEEL")
 
 
 @pytest.mark.skipif(not _REAL_WHEEL, reason="needs PYCL_PYOPENCL_WHEEL, a PyOpenCL 2026.1 wheel (any platform's)")
+@pytest.mark.skipif(sys.version_info < (3, 10), reason="PyOpenCL 2026.1's Python files need Python 3.10 or newer")
 def test_pyopencl_array_over_pycl_matches_numpy(tmp_path, ctx_factory):
     device = ctx_factory.device
     install(str(tmp_path), wheel=_REAL_WHEEL)
@@ -173,3 +174,31 @@ def test_private_enqueue_functions_reach_pycls_checks(cq):
     )
     with pytest.raises(cl.UnavailableError, match="SPIR-V"):
         _cl._create_program_with_il(ctx, b"\x03\x02\x23\x07")
+
+
+@pytest.mark.skipif(not _REAL_WHEEL, reason="needs PYCL_PYOPENCL_WHEEL, a PyOpenCL 2026.1 wheel (any platform's)")
+@pytest.mark.skipif(sys.version_info < (3, 10), reason="PyOpenCL 2026.1's Python files need Python 3.10 or newer")
+def test_readme_array_example_runs(tmp_path, ctx_factory):
+    """The README's pyopencl.array example, as written, over pycl."""
+    readme = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "README.md")
+    if not os.path.exists(readme):
+        pytest.skip("README.md is not beside the tests (an installed wheel's run)")
+    with open(readme) as f:
+        text = f.read()
+    section = text.split("### PyOpenCL's array layer over pycl", 1)[1]
+    example = section.split("```python\n", 1)[1].split("```", 1)[0]
+    install(str(tmp_path), wheel=_REAL_WHEEL)
+    device = ctx_factory.device
+    platforms = cl.get_platforms()
+    platform = next(i for i, p in enumerate(platforms) if p == device.platform)
+    index = platforms[platform].get_devices().index(device)
+    env = dict(
+        os.environ,
+        PYTHONPATH=str(tmp_path),
+        XDG_CACHE_HOME=str(tmp_path / "cache"),
+        PYOPENCL_CTX="%d:%d" % (platform, index),  # PyOpenCL's platform order is pycl's
+    )
+    done = subprocess.run([sys.executable, "-c", example], env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    expected = (2.5 * np.arange(100_000, dtype=np.float64) + 1).sum()
+    assert np.isclose(float(done.stdout.strip()), expected, rtol=1e-4)

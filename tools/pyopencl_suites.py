@@ -9,7 +9,9 @@ installed from (downloaded from PyPI into --cache, never committed), the
 layer from ``python -m pycl.pyopencl_layer install --target``. Each side runs
 in its own pytest process per device (``PYOPENCL_TEST=SPEC``) with a JUnit
 report; the table compares the reports test by test. The exit status is 1
-when a test that PyOpenCL passes on a device fails (or errs) over pycl there.
+when a test that PyOpenCL passes on a device fails (or errs) over pycl there;
+tests the suites skip over pycl (PyOpenCL's tests skip some on PyPy) are
+listed with their reasons.
 
 --python runs the pycl side (CPython or PyPy, with pycl and the layer's
 dependencies installed); --reference-python runs PyOpenCL (a CPython with
@@ -71,14 +73,15 @@ def unpack_tests(sdist: str, into: str) -> str:
 
 def run_side(
     python: str, tests: str, suites: list[str], device: str, report: str, pythonpath: Optional[str]
-) -> dict[str, str]:
+) -> dict[str, tuple[str, str]]:
     """Run ``suites`` with ``python`` on ``device``; every test's outcome."""
     # A cache of each side's own: PyOpenCL keeps invokers and binaries there.
-    env = dict(os.environ, PYOPENCL_TEST=device, XDG_CACHE_HOME=report + ".cache")
+    env = dict(os.environ, XDG_CACHE_HOME=report + ".cache")
     if pythonpath:
         env["PYTHONPATH"] = pythonpath
     else:
         env.pop("PYTHONPATH", None)
+    env["PYOPENCL_TEST"] = _side_spec(python, env, device)
     command = [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--junitxml", report, *suites]
     if os.path.exists(report):
         os.remove(report)
@@ -88,24 +91,38 @@ def run_side(
     return read_report(report)
 
 
-def read_report(report: str) -> dict[str, str]:
-    """Every test's outcome in a JUnit report: passed, failed or skipped."""
+def read_report(report: str) -> dict[str, tuple[str, str]]:
+    """Every test's outcome in a JUnit report: (passed, failed or skipped,
+    the skip or failure message)."""
     outcomes = {}
     for case in ET.parse(report).iter("testcase"):
         name = "%s::%s" % (case.get("classname", "").rsplit(".", 1)[-1], case.get("name"))
-        kinds = {child.tag for child in case}
-        if "failure" in kinds or "error" in kinds:
-            outcomes[name] = "failed"
-        elif "skipped" in kinds:
-            outcomes[name] = "skipped"
-        else:
-            outcomes[name] = "passed"
+        outcome, message = "passed", ""
+        for child in case:
+            if child.tag in ("failure", "error"):
+                outcome, message = "failed", child.get("message") or ""
+            elif child.tag == "skipped" and outcome == "passed":
+                outcome, message = "skipped", child.get("message") or ""
+        outcomes[name] = (outcome, message.splitlines()[0][:160] if message else "")
     return outcomes
+
+
+_CONTEXT_ID = re.compile(r"<context factory for <pyopencl\.Device '[^']*' on '[^']*'>>-?")
+
+
+def _short(name: str) -> str:
+    """A test's name without its suite and its device's context factory."""
+    return _CONTEXT_ID.sub("", name.split("::", 1)[1]).replace("[]", "")
 
 
 def main(argv: Optional[list[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--device", action="append", help="a PYOPENCL_TEST value (repeatable); default: every device")
+    parser.add_argument(
+        "--device",
+        action="append",
+        help='devices whose "platform name|platform version|device name" contains this (repeatable), "first": '
+        'the first device (pycl\'s order) that compiles kernels, or "all" (the default)',
+    )
     parser.add_argument("--suite", action="append", choices=SUITES, help="a suite (repeatable); default: all")
     parser.add_argument("--python", default=sys.executable, help="interpreter of the pycl side")
     parser.add_argument("--reference-python", help="a CPython with PyOpenCL installed")
@@ -134,7 +151,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         check=True,
     )
     tests = unpack_tests(fetch_sdist(version, os.path.abspath(args.cache)), work)
-    devices = args.device or _every_device(args.python, layer)
+    devices = [d for spec in args.device or ["all"] for d in _devices(spec, args.python)]
     suites = args.suite or list(SUITES)
 
     tag = subprocess.run(
@@ -143,7 +160,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     ).stdout.strip()  # fmt: skip
     rows, regressions = [], 0
     for device in devices:
-        slug = "".join(c if c.isalnum() else "_" for c in device)
+        slug = "".join(c if c.isalnum() else "_" for c in device)[:80]
         path = layer if not args.pythonpath else layer + os.pathsep + args.pythonpath
         ours = run_side(args.python, tests, suites, device, os.path.join(work, "pycl-%s-%s.xml" % (tag, slug)), path)
         theirs = {}
@@ -157,26 +174,33 @@ def main(argv: Optional[list[str]] = None) -> int:
             stem = suite[:-3]
             mine = {k: v for k, v in ours.items() if k.startswith(stem + "::")}
             ref = {k: v for k, v in theirs.items() if k.startswith(stem + "::")}
-            lost = sorted(k for k, v in ref.items() if v == "passed" and mine.get(k) != "passed")
-            regressions += len(lost)
-            rows.append((device, suite, ref, mine, lost))
+            passed_there = [k for k, (outcome, _) in ref.items() if outcome == "passed"]
+            failed = sorted(k for k in passed_there if mine.get(k, ("missing", ""))[0] in ("failed", "missing"))
+            skipped = sorted(k for k in passed_there if mine.get(k, ("", ""))[0] == "skipped")
+            if not mine:
+                failed.append("(no test ran over pycl: %s)" % os.path.join(work, "pycl-%s-%s.xml" % (tag, slug)))
+            regressions += len(failed)
+            rows.append((device, suite, ref, mine, failed, skipped))
 
     lines = [
-        "| device | suite | PyOpenCL passed | over pycl passed | failed over pycl | PyOpenCL passes, pycl does not |",
+        "| device | suite | PyOpenCL passed | over pycl passed | PyOpenCL passes, fails over pycl "
+        "| PyOpenCL passes, the suite skips over pycl |",
         "|---|---|---|---|---|---|",
     ]
-    for device, suite, ref, mine, lost in rows:
-        count = lambda d, o: sum(1 for v in d.values() if v == o)  # noqa: E731
+    for identity, suite, ref, mine, failed, skipped in rows:
+        _, version, name = identity.split("|")
+        device = "%s (%s)" % (name, version.split("  ")[0])
+        passed = lambda d: sum(1 for outcome, _ in d.values() if outcome == "passed")  # noqa: E731
         lines.append(
-            "| %s | %s | %s | %d of %d | %d | %s |"
+            "| %s | %s | %s | %d of %d | %s | %s |"
             % (
                 device,
                 suite,
-                "%d of %d" % (count(ref, "passed"), len(ref)) if args.reference_python else "not run",
-                count(mine, "passed"),
+                "%d of %d" % (passed(ref), len(ref)) if args.reference_python else "not run",
+                passed(mine),
                 len(mine),
-                count(mine, "failed"),
-                ", ".join(k.split("::", 1)[1] for k in lost) or "none",
+                ", ".join(_short(k) if "::" in k else k for k in failed) or "none",
+                "; ".join("%s (%s)" % (_short(k), mine[k][1]) for k in skipped) or "none",
             )
         )
     table = "\n".join(lines)
@@ -192,11 +216,50 @@ def _interpreter(name: str) -> str:
     return os.path.abspath(name) if os.sep in name else shutil.which(name) or name
 
 
-def _every_device(python: str, layer: str) -> list[str]:
-    """A PYOPENCL_TEST value per device pycl finds: "platform:device"."""
-    code = "import pycl\nfor p in pycl.get_platforms():\n    for d in p.get_devices(): print(p.name + ':' + d.name)"
+# A device is named by its platform's name and version and its name: the
+# two PoCLs share their platform's name, and PyOpenCL's PYOPENCL_TEST takes
+# the first platform whose name matches, so each side gets indices in its own
+# platform order ("2:0"), found by its own pyopencl.
+_LIST_DEVICES = (
+    "import sys, pyopencl as cl\n"
+    "for i, p in enumerate(cl.get_platforms()):\n"
+    "    for j, d in enumerate(p.get_devices()):\n"
+    "        print('%d:%d' % (i, j), p.name, p.version, d.name, sep='\\t')\n"
+)
+
+
+def _side_spec(python: str, env: dict[str, str], device: str) -> str:
+    """PYOPENCL_TEST ("platform index:device index") for ``device``
+    ("platform name|platform version|device name") in ``python``'s pyopencl."""
+    out = subprocess.run([python, "-c", _LIST_DEVICES], env=env, capture_output=True, text=True, check=True).stdout
+    for line in out.splitlines():
+        spec, *identity = line.split("\t")
+        if "|".join(identity) == device:
+            return spec
+    raise SystemExit("%s's pyopencl has no device %s" % (python, device))
+
+
+def _devices(spec: str, python: str) -> list[str]:
+    """Devices ("platform name|platform version|device name") for a --device
+    argument: those whose identity contains it, every device ("all"), or
+    the first that compiles kernels ("first"); pycl's order."""
+    code = (
+        "import pycl\n"
+        "from pycl.testing import kernel_compile_problem\n"
+        "for p in pycl.get_platforms():\n"
+        "    for d in p.get_devices():\n"
+        "        if %r != 'first' or kernel_compile_problem(d) is None:\n"
+        "            print(p.name, p.version, d.name, sep='|')\n"
+    ) % spec
     out = subprocess.run([python, "-c", code], capture_output=True, text=True, check=True).stdout
-    return [line for line in out.splitlines() if line]
+    found = [line for line in out.splitlines() if line]
+    if spec == "first":
+        found = found[:1]
+    elif spec != "all":
+        found = [line for line in found if spec in line]
+    if not found:
+        raise SystemExit("no device for --device %s" % spec)
+    return found
 
 
 if __name__ == "__main__":
