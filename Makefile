@@ -80,7 +80,8 @@ $(LAYER_WHEELS)/.fetched:
 $(PYPY311_VENV)/.installed: $(SOURCES)
 	bash tools/pypy311.sh $(PYPY311_DIR) > /dev/null
 	$(PYPY311_DIR)/root/usr/bin/pypy3.11-run -m venv $(PYPY311_VENV)
-	$(PYPY311_VENV)/bin/python -m pip install -q numpy pytest hypothesis platformdirs typing_extensions mako
+	# hypothesis: its wheels for PyPy from 6.156 on need a newer PyPy's C API (PyPyModule_FromDefAndSpec2)
+	$(PYPY311_VENV)/bin/python -m pip install -q numpy pytest 'hypothesis<=6.155.7' platformdirs typing_extensions mako
 	$(PYPY311_VENV)/bin/python -m pip install -q --no-deps pytools
 	cp tools/pypy-stand-ins/siphash24.py $$($(PYPY311_VENV)/bin/python -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")/
 	$(PYPY311_VENV)/bin/python -m pip install -q -e '.[test]'

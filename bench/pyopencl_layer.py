@@ -70,9 +70,9 @@ def _operations(np, cla, clr, axpy, ctx, queue, n: int) -> dict:
     out = np.empty_like(host)
     index = cla.to_device(queue, np.arange(0, n, 3, dtype=np.int32))
     gen = clr.PhiloxGenerator(ctx)
+    # Transfers last: a run of large ones first (pycl stages them through
+    # pinned memory) slowed the kernels after them on an H100.
     return {
-        "to_device": lambda: cla.to_device(queue, host),
-        "get": lambda: a.get(ary=out),
         "a + b": lambda: a + b,
         "2*a + 1": lambda: 2 * a + 1,
         "sum": lambda: cla.sum(a),
@@ -80,6 +80,8 @@ def _operations(np, cla, clr, axpy, ctx, queue, n: int) -> dict:
         "take": lambda: cla.take(a, index),
         "ElementwiseKernel launch": lambda: axpy(np.float32(0.5), a, b),
         "clrandom fill": lambda: gen.fill_uniform(b),
+        "to_device": lambda: cla.to_device(queue, host),
+        "get": lambda: a.get(ary=out),
     }
 
 
@@ -109,11 +111,11 @@ def _best(fn, queue, repeats: int = 7, batch_s: float = 0.05) -> float:
 
 
 def _run(python: str, layer: str | None, device: str, sizes: list[int]) -> dict[str, float]:
+    # Both sides keep this process's path (where PyOpenCL may be installed);
+    # the layer's directory goes first on the layer's side.
     env = dict(os.environ)
     if layer:
         env["PYTHONPATH"] = layer + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    else:
-        env.pop("PYTHONPATH", None)
     command = [python, os.path.abspath(__file__), "--child", "--device", device, "--sizes", ",".join(map(str, sizes))]
     done = subprocess.run(command, env=env, capture_output=True, text=True, cwd="/")
     if done.returncode:

@@ -76,11 +76,11 @@ def run_side(
 ) -> dict[str, tuple[str, str]]:
     """Run ``suites`` with ``python`` on ``device``; every test's outcome."""
     # A cache of each side's own: PyOpenCL keeps invokers and binaries there.
+    # Both sides keep this process's path (where PyOpenCL may be installed);
+    # ``pythonpath`` (the layer's side) goes first.
     env = dict(os.environ, XDG_CACHE_HOME=report + ".cache")
     if pythonpath:
-        env["PYTHONPATH"] = pythonpath
-    else:
-        env.pop("PYTHONPATH", None)
+        env["PYTHONPATH"] = pythonpath + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     env["PYOPENCL_TEST"] = _side_spec(python, env, device)
     command = [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--junitxml", report, *suites]
     if os.path.exists(report):
