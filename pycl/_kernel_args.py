@@ -292,18 +292,13 @@ class KernelArgs:
         calls use) once every typed cell has a value: it writes the typed
         cells without marking them. The function lives on the kernel, not
         here, so that no reference cycle delays freeing the held objects."""
-        cells, fast_types, marks, held, stable = self.cells, self.fast_types, self.marks, self.held, self.stable
+        cells, held, stable = self.cells, self.held, self.stable
         index = 0
         try:
             for index, arg in enumerate(args):
                 cell = cells[index]
                 if cell is not None:
-                    if type(arg) is fast_types[index]:
-                        cell[0] = arg
-                    else:
-                        cell[0] = self.scalars[index].value(arg, index, routine)  # type: ignore[union-attr]
-                    marks[index] = _EVERY
-                    held[index] = arg
+                    self.write_typed(index, cell, arg, routine)
                 elif arg is not held[index] or not stable[index] or arg._handle is None:
                     self.put(kernel, index, arg, routine)  # put() names a released object
         except (TypeError, OverflowError):
@@ -383,7 +378,7 @@ class KernelArgs:
         ``_set_arg_buf_pack_multi``. A cell takes its format's dtype at the
         first value (a typed cell, as ``set_scalar_arg_dtypes`` gives), so
         later values are written as they are."""
-        cells, fast_types, marks, held, formats = self.cells, self.fast_types, self.marks, self.held, self.formats
+        cells, formats = self.cells, self.formats
         for i in range(0, len(triples), 3):
             index, code, value = self.checked_index(triples[i], routine), triples[i + 1], triples[i + 2]
             cell = cells[index]
@@ -394,12 +389,16 @@ class KernelArgs:
                 if cell is None:  # no C type for the format: its bytes
                     self.put(kernel, index, struct.pack(code.decode(), value), routine)
                     continue
-            if type(value) is fast_types[index]:
-                cell[0] = value
-            else:
-                cell[0] = self.scalars[index].value(value, index, routine)  # type: ignore[union-attr]
-            marks[index] = _EVERY
-            held[index] = value
+            self.write_typed(index, cell, value, routine)
+
+    def write_typed(self, index: int, cell: Any, arg: Any, routine: str) -> None:
+        """``arg`` into the typed cell of argument ``index``, set at every launch."""
+        if type(arg) is self.fast_types[index]:
+            cell[0] = arg
+        else:
+            cell[0] = self.scalars[index].value(arg, index, routine)  # type: ignore[union-attr]
+        self.marks[index] = _EVERY
+        self.held[index] = arg
 
     def checked_index(self, index: Any, routine: str) -> int:
         """``index`` if it names an argument, else Kernel.set_arg's error."""

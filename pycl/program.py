@@ -328,10 +328,7 @@ def link_program(
     )
     if status:
         check(status, "clLinkProgram", "options: %r" % text)
-    prg = Program.__new__(Program)
-    prg._adopt(raw[0])
-    prg._context = context
-    return prg
+    return _new_program(raw[0], context)
 
 
 def create_program_with_built_in_kernels(context: Context, devices: Iterable[Device], kernel_names: str) -> Program:
@@ -342,8 +339,13 @@ def create_program_with_built_in_kernels(context: Context, devices: Iterable[Dev
     status = lib.pycl_program_create_with_built_in_kernels(context._live(), count, ids, kernel_names.encode(), raw)
     if status:
         check(status, "clCreateProgramWithBuiltInKernels", "kernel_names %r" % kernel_names)
+    return _new_program(raw[0], context)
+
+
+def _new_program(raw: Any, context: Context) -> Program:
+    """A Program owning ``raw``, a program of ``context`` that a call made."""
     prg = Program.__new__(Program)
-    prg._adopt(raw[0])
+    prg._adopt(raw)
     prg._context = context
     return prg
 

@@ -313,18 +313,23 @@ def _enqueue_read_buffer_rect(
     queue: CommandQueue, mem: Any, hostbuf: Any, buffer_origin: Any, host_origin: Any, region: Any,
     buffer_pitches: Any = None, host_pitches: Any = None, wait_for: Any = None, is_blocking: bool = True,
 ) -> Event:  # fmt: skip
-    return enqueue_copy(
-        queue, hostbuf, mem, buffer_origin=buffer_origin, host_origin=host_origin, region=region,
-        buffer_pitches=buffer_pitches, host_pitches=host_pitches, wait_for=wait_for, is_blocking=is_blocking,
-    )  # fmt: skip
+    rect = (buffer_origin, host_origin, region, buffer_pitches, host_pitches, wait_for, is_blocking)
+    return _host_rect(queue, hostbuf, mem, *rect)
 
 
 def _enqueue_write_buffer_rect(
     queue: CommandQueue, mem: Any, hostbuf: Any, buffer_origin: Any, host_origin: Any, region: Any,
     buffer_pitches: Any = None, host_pitches: Any = None, wait_for: Any = None, is_blocking: bool = True,
 ) -> Event:  # fmt: skip
+    rect = (buffer_origin, host_origin, region, buffer_pitches, host_pitches, wait_for, is_blocking)
+    return _host_rect(queue, mem, hostbuf, *rect)
+
+
+def _host_rect(queue: CommandQueue, dest: Any, src: Any, *rect: Any) -> Event:
+    """A rectangle between a buffer and the host, either way."""
+    buffer_origin, host_origin, region, buffer_pitches, host_pitches, wait_for, is_blocking = rect
     return enqueue_copy(
-        queue, mem, hostbuf, buffer_origin=buffer_origin, host_origin=host_origin, region=region,
+        queue, dest, src, buffer_origin=buffer_origin, host_origin=host_origin, region=region,
         buffer_pitches=buffer_pitches, host_pitches=host_pitches, wait_for=wait_for, is_blocking=is_blocking,
     )  # fmt: skip
 
@@ -345,31 +350,32 @@ def _enqueue_fill_buffer(
     return enqueue_fill_buffer(queue, mem, pattern, offset, size, wait_for)
 
 
-def _host_pitches(region: Any, row_pitch: int, slice_pitch: int) -> Optional[tuple[int, ...]]:
-    """PyOpenCL's row and slice pitches (0: tight) as pycl's ``pitches``."""
-    if not row_pitch and not slice_pitch:
-        return None
-    return (row_pitch, slice_pitch) if len(region) == 3 else (row_pitch,)
-
-
 def _enqueue_read_image(
     queue: CommandQueue, mem: Image, origin: Any, region: Any, hostbuf: Any, row_pitch: int = 0,
     slice_pitch: int = 0, wait_for: Any = None, is_blocking: bool = True,
 ) -> Event:  # fmt: skip
-    return enqueue_copy(
-        queue, hostbuf, mem, origin=origin, region=region, pitches=_host_pitches(region, row_pitch, slice_pitch),
-        wait_for=wait_for, is_blocking=is_blocking,
-    )  # fmt: skip
+    return _host_image(queue, hostbuf, mem, origin, region, row_pitch, slice_pitch, wait_for, is_blocking)
 
 
 def _enqueue_write_image(
     queue: CommandQueue, mem: Image, origin: Any, region: Any, hostbuf: Any, row_pitch: int = 0,
     slice_pitch: int = 0, wait_for: Any = None, is_blocking: bool = True,
 ) -> Event:  # fmt: skip
+    return _host_image(queue, mem, hostbuf, origin, region, row_pitch, slice_pitch, wait_for, is_blocking)
+
+
+def _host_image(
+    queue: CommandQueue, dest: Any, src: Any, origin: Any, region: Any, row_pitch: int, slice_pitch: int,
+    wait_for: Any, is_blocking: bool,
+) -> Event:  # fmt: skip
+    """An image region to or from the host, with PyOpenCL's row and slice
+    pitches (0: tight) as pycl's ``pitches``."""
+    pitches = None
+    if row_pitch or slice_pitch:
+        pitches = (row_pitch, slice_pitch) if len(region) == 3 else (row_pitch,)
     return enqueue_copy(
-        queue, mem, hostbuf, origin=origin, region=region, pitches=_host_pitches(region, row_pitch, slice_pitch),
-        wait_for=wait_for, is_blocking=is_blocking,
-    )  # fmt: skip
+        queue, dest, src, origin=origin, region=region, pitches=pitches, wait_for=wait_for, is_blocking=is_blocking
+    )
 
 
 def _enqueue_copy_image(
