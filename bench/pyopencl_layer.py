@@ -86,8 +86,13 @@ def _operations(np, cla, clr, axpy, ctx, queue, n: int) -> dict:
 
 
 def _best(fn, queue, repeats: int = 7, batch_s: float = 0.05) -> float:
-    for _ in range(3):
-        fn()  # warm-up: kernels built, caches and PyPy's JIT filled
+    # Warm-up: kernels built, caches filled, and PyPy's JIT at work (it
+    # compiles a loop after about a thousand passes).
+    start = time.perf_counter()
+    for done in range(3000):
+        fn()
+        if done >= 3 and time.perf_counter() - start > 0.5:
+            break
     queue.finish()
     calls = 1
     while True:
