@@ -367,9 +367,12 @@ class KernelArgs:
     def put_pairs(self, kernel: Any, pairs: Sequence[Any], routine: str) -> None:
         """``(index, arg, index, arg, ...)``: ``_set_arg_multi`` and
         ``_set_arg_buf_multi``. The same live memory object again is skipped."""
-        held, stable = self.held, self.stable
+        held, stable, formats = self.held, self.stable, self.formats
         for i in range(0, len(pairs), 2):
             index, arg = self.checked_index(pairs[i], routine), pairs[i + 1]
+            if formats[index] is not None:
+                # typed by put_packed (an earlier signature): any kind again
+                self._declare_one(index, None)
             if arg is not held[index] or not stable[index] or arg._handle is None:
                 self.put(kernel, index, arg, routine)
 
@@ -381,15 +384,14 @@ class KernelArgs:
         cells, formats = self.cells, self.formats
         for i in range(0, len(triples), 3):
             index, code, value = self.checked_index(triples[i], routine), triples[i + 1], triples[i + 2]
-            cell = cells[index]
-            if cell is None or formats[index] != code:
+            if formats[index] != code:
                 self._declare_one(index, _Scalar(np.dtype(code.decode())))
                 formats[index] = code
-                cell = cells[index]
-                if cell is None:  # no C type for the format: its bytes
-                    self.put(kernel, index, struct.pack(code.decode(), value), routine)
-                    continue
-            self.write_typed(index, cell, value, routine)
+            cell = cells[index]
+            if cell is None:  # no C type for the format ("c"): its bytes
+                self.put(kernel, index, struct.pack(code.decode(), value), routine)
+            else:
+                self.write_typed(index, cell, value, routine)
 
     def write_typed(self, index: int, cell: Any, arg: Any, routine: str) -> None:
         """``arg`` into the typed cell of argument ``index``, set at every launch."""

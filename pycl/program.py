@@ -144,11 +144,8 @@ class Program(Handle):
         process on such a queue; PyOpenCL passes the call on). Build once
         for every device that will run the program."""
         text = _build_options(options)
-        if devices is None:
-            count, ids = 0, ffi.NULL
-        else:
-            devices = list(devices)
-            count, ids = len(devices), ffi.new("cl_device_id[]", [d._live() for d in devices])
+        devices = None if devices is None else list(devices)
+        count, ids = _device_array(devices)
         status = lib.pycl_program_build(self._live(), count, ids, text.encode())
         if status:
             raise error_for(status, "clBuildProgram", self._build_failure_detail(text, devices))

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import pycl as cl
+from pycl.testing import require_kernel_compiler
 
 from pycl import pyopencl_layer
 from pycl.pyopencl_layer import LayerError, install
@@ -202,3 +203,23 @@ def test_readme_array_example_runs(tmp_path, ctx_factory):
     assert done.returncode == 0, done.stderr[-3000:]
     expected = (2.5 * np.arange(100_000, dtype=np.float64) + 1).sum()
     assert np.isclose(float(done.stdout.strip()), expected, rtol=1e-4)
+
+
+def test_packed_argument_takes_a_buffer_again(cq):
+    """An index the invoker packed as a scalar (one signature) takes a memory
+    object from _set_arg_multi later (a signature declared anew), and the
+    launch sets it."""
+    require_kernel_compiler(cq[0].devices[0])
+    from pycl import pyopencl_cl as _cl
+
+    ctx, queue = cq
+    prg = _cl._Program(ctx, "__kernel void f(__global int *x) { x[get_global_id(0)] = 7; }").build()
+    knl = _cl.Kernel.__new__(_cl.Kernel)  # pycl's kernel with the invoker calls, no PyOpenCL needed
+    cl.Kernel.__init__(knl, prg, "f")
+    knl._set_arg_buf_pack_multi((0, b"q", 0))
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 16)
+    knl._set_arg_multi((0, buf))
+    cl.enqueue_nd_range_kernel(queue, knl, (4,), None).wait()
+    out = np.zeros(4, np.int32)
+    cl.enqueue_copy(queue, out, buf)
+    assert out.tolist() == [7, 7, 7, 7]
