@@ -135,6 +135,8 @@ class Handle:
         """Fill the caches a constructor would have filled (from info queries)."""
 
     def __eq__(self, other: object) -> bool:
+        if other is self:  # PyOpenCL's arrays compare their queues at every launch
+            return True
         if type(other) is not type(self) and not (isinstance(other, Handle) and other._info_kind == self._info_kind):
             return NotImplemented
         if self._handle is None or other._handle is None:

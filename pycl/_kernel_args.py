@@ -56,7 +56,9 @@ if TYPE_CHECKING:
 
     from numpy.typing import DTypeLike
 
-__all__ = ["LocalMemory", "KernelArgs"]
+__all__ = ["LocalMemory", "KernelArgs", "WAIT_CELLS"]
+
+WAIT_CELLS = 8  # the longest wait list a launch passes without allocating (pycl._launch)
 
 _BYTES, _SVM, _LOCAL, _EVERY = lib.PYCL_ARG_BYTES, lib.PYCL_ARG_SVM, lib.PYCL_ARG_LOCAL, lib.PYCL_ARG_EVERY_LAUNCH
 _NULL_MEM = ffi.new("cl_mem *")  # a NULL buffer argument (None); never written
@@ -223,7 +225,7 @@ class KernelArgs:
         "built_for",
         "event_cell",
         "event_int",
-        "wait_cell",
+        "wait_cells",
         "lock",
     )
 
@@ -254,7 +256,7 @@ class KernelArgs:
         # the event of a launch, as cl_event and as an int (Event._ptr)
         self.event_cell = ffi.addressof(self.struct, "event")
         self.event_int = ffi.cast("intptr_t *", self.event_cell)
-        self.wait_cell = ffi.new("cl_event[1]")  # a wait list of one event
+        self.wait_cells = ffi.new("cl_event[]", WAIT_CELLS)  # a launch's short wait lists (pycl._launch)
 
     def declare(self, dtypes: Iterable[DTypeLike], routine: str) -> None:
         """``set_scalar_arg_dtypes``: one dtype or None per argument."""
@@ -367,9 +369,11 @@ class KernelArgs:
     def put_pairs(self, kernel: Any, pairs: Sequence[Any], routine: str) -> None:
         """``(index, arg, index, arg, ...)``: ``_set_arg_multi`` and
         ``_set_arg_buf_multi``. The same live memory object again is skipped."""
-        held, stable, formats = self.held, self.stable, self.formats
+        held, stable, formats, count = self.held, self.stable, self.formats, self.count
         for i in range(0, len(pairs), 2):
-            index, arg = self.checked_index(pairs[i], routine), pairs[i + 1]
+            index, arg = pairs[i], pairs[i + 1]
+            if type(index) is not int or not 0 <= index < count:
+                index = self.checked_index(index, routine)
             if formats[index] is not None:
                 # typed by put_packed (an earlier signature): any kind again
                 self._declare_one(index, None)
@@ -380,23 +384,39 @@ class KernelArgs:
         """``(index, format, value, ...)``, formats of ``struct`` as bytes:
         ``_set_arg_buf_pack_multi``. A cell takes its format's dtype at the
         first value (a typed cell, as ``set_scalar_arg_dtypes`` gives), so
-        later values are written as they are."""
-        cells, formats = self.cells, self.formats
+        later values of the cell's Python type are written as they are."""
+        cells, formats, fast_types, count = self.cells, self.formats, self.fast_types, self.count
         for i in range(0, len(triples), 3):
-            index, code, value = self.checked_index(triples[i], routine), triples[i + 1], triples[i + 2]
-            if formats[index] != code:
-                self._declare_one(index, _Scalar(np.dtype(code.decode())))
-                formats[index] = code
-            cell = cells[index]
-            if cell is None:  # no C type for the format ("c"): its bytes
-                self.put(kernel, index, struct.pack(code.decode(), value), routine)
-            else:
-                self.write_typed(index, cell, value, routine)
+            index, code, value = triples[i], triples[i + 1], triples[i + 2]
+            if type(index) is int and 0 <= index < count and formats[index] == code and type(value) is fast_types[index]:
+                try:
+                    cells[index][0] = value  # a typed cell that has a value: set at every launch
+                    continue
+                except OverflowError:
+                    pass  # the general path names the limit
+            self._put_one_packed(kernel, index, code, value, routine)
+
+    def _put_one_packed(self, kernel: Any, index: Any, code: bytes, value: Any, routine: str) -> None:
+        index = self.checked_index(index, routine)
+        if self.formats[index] != code:
+            self._declare_one(index, _Scalar(np.dtype(code.decode())))
+        cell = self.cells[index]
+        if cell is None:  # no C type for the format ("c"): its bytes
+            self.put(kernel, index, struct.pack(code.decode(), value), routine)
+        else:
+            self.write_typed(index, cell, value, routine)
+        # only now: put_packed's fast path writes a cell of this format
+        # without marking it
+        self.formats[index] = code
 
     def write_typed(self, index: int, cell: Any, arg: Any, routine: str) -> None:
         """``arg`` into the typed cell of argument ``index``, set at every launch."""
         if type(arg) is self.fast_types[index]:
-            cell[0] = arg
+            try:
+                cell[0] = arg
+            except OverflowError:  # cffi's refusal: name the argument and its limit
+                self.scalars[index].value(arg, index, routine)  # type: ignore[union-attr]
+                raise
         else:
             cell[0] = self.scalars[index].value(arg, index, routine)  # type: ignore[union-attr]
         self.marks[index] = _EVERY

@@ -22,6 +22,7 @@ from pycl import constants as _constants
 from pycl.errors import UnavailableError, check, logic_error
 from pycl._args import sizes, wait_list
 from pycl._handle import out_cell
+from pycl._kernel_args import WAIT_CELLS
 from pycl.event import Event, enqueue_marker, take_event
 from pycl.queue import enqueue_handle, queue_handle
 
@@ -89,13 +90,18 @@ def launch(
 
     if not wait_for:
         count, events = 0, _NULL
-    elif type(wait_for) is list and len(wait_for) == 1 and type(wait_for[0]) is Event:
-        # the common wait list, in the kernel's own cell (no allocation)
-        event = wait_for[0]._handle
-        if event is None:
-            event = wait_for[0]._live()
-        count, events = 1, args.wait_cell
-        events[0] = event
+    elif type(wait_for) is list and len(wait_for) <= WAIT_CELLS:
+        # the common wait lists (PyOpenCL's arrays pass the events of each
+        # array), in the kernel's own cells: no allocation
+        count, events = len(wait_for), args.wait_cells
+        if count == 1 and type(wait_for[0]) is Event and wait_for[0]._handle is not None:
+            events[0] = wait_for[0]._handle
+        else:
+            for index, event in enumerate(wait_for):
+                if type(event) is not Event or event._handle is None:
+                    count, events = wait_list(wait_for, _ROUTINE)  # checked and named
+                    break
+                events[index] = event._handle
     else:
         count, events = wait_list(wait_for, _ROUTINE)
 

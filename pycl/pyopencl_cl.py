@@ -197,25 +197,34 @@ class Kernel(_program.Kernel):
         self._enqueue = enqueue
         self._set_args = set_args
 
-    def __call__(self, queue: CommandQueue, global_size: Any, local_size: Any, *args: Any, **kwargs: Any) -> Event:
-        return self._enqueue(self, queue, global_size, local_size, *args, **kwargs)
+    def __call__(self, *args: Any, **kwargs: Any) -> Event:
+        return self._enqueue(self, *args, **kwargs)
 
     def set_args(self, *args: Any) -> None:
         self._set_args(self, *args)
 
     # The invoker's calls: they fill the argument cells, and the launch
-    # (enqueue_nd_range_kernel) sets what changed.
+    # (enqueue_nd_range_kernel) sets what changed. acquire/release: see
+    # pycl.Kernel.__call__.
     def _set_arg_multi(self, indices_and_args: Sequence[Any]) -> None:
         cells = self._arg_cells or self._cells()
-        with cells.lock:
+        lock = cells.lock
+        lock.acquire()
+        try:
             cells.put_pairs(self, indices_and_args, "Kernel.set_arg")
+        finally:
+            lock.release()
 
     _set_arg_buf_multi = _set_arg_multi
 
     def _set_arg_buf_pack_multi(self, indices_formats_args: Sequence[Any]) -> None:
         cells = self._arg_cells or self._cells()
-        with cells.lock:
+        lock = cells.lock
+        lock.acquire()
+        try:
             cells.put_packed(self, indices_formats_args, "Kernel.set_arg")
+        finally:
+            lock.release()
 
 
 # }}}
