@@ -200,9 +200,9 @@ class KernelArgs:
     (a memory object, sampler or SVM pointer, not bytes that may have
     changed). ``cells[i]`` is the typed cell of a declared scalar, if any.
     ``objects`` (None until recomputed): the held objects whose release a
-    launch must refuse. ``queue`` and ``built_for`` (and the struct's
-    ``max_groups``) cache the checks of the last launch's queue
-    (``pycl._launch``)."""
+    launch must refuse; ``object_places[i]``: argument ``i``'s place there.
+    ``queue`` and ``built_for`` (and the struct's ``max_groups``) cache the
+    checks of the last launch's queue (``pycl._launch``)."""
 
     __slots__ = (
         "count",
@@ -220,7 +220,9 @@ class KernelArgs:
         "cells",
         "fast_types",
         "formats",
+        "packed",
         "objects",
+        "object_places",
         "queue",
         "built_for",
         "event_cell",
@@ -249,7 +251,9 @@ class KernelArgs:
         self.cells: list[Any] = [None] * count
         self.fast_types: list[Any] = [None] * count
         self.formats: list[Optional[bytes]] = [None] * count  # put_packed's struct format per cell
-        self.objects: Optional[tuple[Any, ...]] = ()
+        self.packed: Optional[_PackedLayout] = None  # put_packed's block of cells (the last call's)
+        self.objects: Optional[list[Any]] = []
+        self.object_places: list[int] = [-1] * count  # each argument's place in objects
         self.lock = threading.Lock()  # held by whoever sets or launches (see the module docstring)
         self.queue: Any = None
         self.built_for: Any = None
@@ -271,6 +275,7 @@ class KernelArgs:
     def _declare_one(self, index: int, scalar: Optional[_Scalar]) -> None:
         self.scalars[index] = scalar
         self.formats[index] = None
+        self.packed = None  # its cells may be among the packed block's
         ctype = None if scalar is None else scalar.ctype
         cell = None if ctype is None else ffi.new(ctype + "[1]")
         self.cells[index] = cell
@@ -279,6 +284,7 @@ class KernelArgs:
             # The driver keeps the value set before; the next launch
             # with arguments sets the declared one.
             self.held[index], self.keep[index], self.stable[index] = _UNSET, cell, False
+            self.objects = None
             self.marks[index] = self.kinds[index] = 0
             if cell is not None:
                 self.values[index], self.sizes[index] = cell, ffi.sizeof(cell)
@@ -359,8 +365,12 @@ class KernelArgs:
         self.values[index] = pointer
         self.sizes[index] = size
         self.marks[index] = self.kinds[index] = mark
+        objects = self.objects
+        if stable and self.stable[index] and objects is not None:
+            objects[self.object_places[index]] = arg  # one object in place of another
+        else:
+            self.objects = None
         self.held[index], self.keep[index], self.stable[index] = arg, keep, stable
-        self.objects = None
 
     # {{{ PyOpenCL's invoker protocol (pycl.pyopencl_cl): the code PyOpenCL
     # generates per signature hands over flat tuples; they fill the cells,
@@ -383,31 +393,33 @@ class KernelArgs:
     def put_packed(self, kernel: Any, triples: Sequence[Any], routine: str) -> None:
         """``(index, format, value, ...)``, formats of ``struct`` as bytes:
         ``_set_arg_buf_pack_multi``. A cell takes its format's dtype at the
-        first value (a typed cell, as ``set_scalar_arg_dtypes`` gives), so
-        later values of the cell's Python type are written as they are."""
-        cells, formats, fast_types, count = self.cells, self.formats, self.fast_types, self.count
+        first value (a typed cell, as ``set_scalar_arg_dtypes`` gives). Once
+        a call's indices and formats have been seen, their typed cells lie
+        side by side in one block, and the next call with the same ones
+        writes every value with one ``struct.pack_into`` (PyOpenCL packs
+        each with ``struct.pack``); a value it refuses goes the general way,
+        which names the mistake."""
+        layout = self.packed
+        if layout is not None and triples[1::3] == layout.formats and triples[0::3] == layout.indices:
+            try:
+                layout.packer.pack_into(layout.view, 0, *triples[2::3])
+                return
+            except (struct.error, TypeError, OverflowError):
+                pass
         for i in range(0, len(triples), 3):
-            index, code, value = triples[i], triples[i + 1], triples[i + 2]
-            if type(index) is int and 0 <= index < count and formats[index] == code and type(value) is fast_types[index]:
-                try:
-                    cells[index][0] = value  # a typed cell that has a value: set at every launch
-                    continue
-                except OverflowError:
-                    pass  # the general path names the limit
-            self._put_one_packed(kernel, index, code, value, routine)
+            self._put_one_packed(kernel, triples[i], triples[i + 1], triples[i + 2], routine)
+        self.packed = _PackedLayout.make(self, kernel, triples)
 
     def _put_one_packed(self, kernel: Any, index: Any, code: bytes, value: Any, routine: str) -> None:
         index = self.checked_index(index, routine)
         if self.formats[index] != code:
             self._declare_one(index, _Scalar(np.dtype(code.decode())))
+            self.formats[index] = code
         cell = self.cells[index]
         if cell is None:  # no C type for the format ("c"): its bytes
             self.put(kernel, index, struct.pack(code.decode(), value), routine)
         else:
             self.write_typed(index, cell, value, routine)
-        # only now: put_packed's fast path writes a cell of this format
-        # without marking it
-        self.formats[index] = code
 
     def write_typed(self, index: int, cell: Any, arg: Any, routine: str) -> None:
         """``arg`` into the typed cell of argument ``index``, set at every launch."""
@@ -454,9 +466,17 @@ class KernelArgs:
         what = type(self.held[index]).__name__ if scalar is None else "dtype %s" % scalar.dtype
         check(status, "clSetKernelArg", "argument %d (%s)" % (index, what))
 
-    def live_objects(self) -> tuple[Any, ...]:
-        """The held objects that can be released (recomputed after a put)."""
-        objects = self.objects = tuple(a for a, s in zip(self.held, self.stable) if s)
+    def live_objects(self) -> list[Any]:
+        """The held objects that can be released (recomputed after a put
+        that changed which arguments are objects), and their places."""
+        places = [-1] * self.count
+        objects: list[Any] = []
+        for index, arg in enumerate(self.held):
+            if self.stable[index]:
+                places[index] = len(objects)
+                objects.append(arg)
+        self.object_places = places
+        self.objects = objects
         return objects
 
     def scalar_bytes(self, index: int, arg: Any) -> Optional[bytes]:
@@ -467,6 +487,51 @@ class KernelArgs:
             return None
         value = scalar.value(arg, index, "capture_kernel_call")
         return value if isinstance(value, bytes) else scalar.dtype.type(value).tobytes()
+
+
+# {{{ put_packed's block of cells
+
+
+class _PackedLayout:
+    """The typed cells of one ``put_packed`` call's arguments, moved side by
+    side into one block laid out as ``struct`` lays out their formats (native
+    sizes and alignment), so that one ``pack_into`` fills them all.
+    ``KernelArgs.packed`` holds it until a cell is declared again
+    (``_declare_one``), which ends it."""
+
+    __slots__ = ("indices", "formats", "packer", "view")
+    indices: tuple[int, ...]
+    formats: tuple[bytes, ...]
+    packer: struct.Struct
+    view: memoryview
+
+    @classmethod
+    def make(cls, args: KernelArgs, kernel: Any, triples: Sequence[Any]) -> Optional[_PackedLayout]:
+        """The block for the (just written) arguments of ``triples``, or None
+        where one does not apply: an index given twice, a format without a
+        C type."""
+        indices, formats = tuple(triples[0::3]), tuple(triples[1::3])
+        if len(set(indices)) != len(indices) or any(args.cells[i] is None for i in indices):
+            return None
+        codes = "@" + "".join(code.decode() for code in formats)
+        packer = struct.Struct(codes)
+        block = memoryview(ffi.buffer(ffi.new("char[]", max(packer.size, 1))))
+        for place, index in enumerate(indices):
+            old = args.cells[index]
+            offset = struct.calcsize(codes[: place + 2]) - struct.calcsize(codes[place + 1])
+            # a typed cell of one item over its bytes of the block, which it keeps alive
+            cell = ffi.from_buffer(ffi.getctype(ffi.typeof(old).item, "[]"), block[offset : offset + ffi.sizeof(old)])
+            cell[0] = old[0]
+            args.cells[index] = args.keep[index] = cell
+            args.values[index] = cell
+        kernel._fill = args.put_all  # a kernel's own fill function holds the cells of before
+        layout = cls()
+        layout.indices, layout.formats = indices, formats
+        layout.packer, layout.view = packer, block
+        return layout
+
+
+# }}}
 
 
 # {{{ fill functions

@@ -23,7 +23,7 @@ from pycl.errors import UnavailableError, check, logic_error
 from pycl._args import sizes, wait_list
 from pycl._handle import out_cell
 from pycl._kernel_args import WAIT_CELLS
-from pycl.event import Event, enqueue_marker, take_event
+from pycl.event import Event, NannyEvent, UserEvent, enqueue_marker, take_event
 from pycl.queue import enqueue_handle, queue_handle
 
 if TYPE_CHECKING:
@@ -51,6 +51,7 @@ __all__ = ["launch", "work_sizes", "checked_sizes", "check_group_count"]
 _ROUTINE = "enqueue_nd_range_kernel"
 _REFUSED = lib.PYCL_LAUNCH_REFUSED
 _NULL = ffi.NULL
+_EVENT_TYPES = frozenset((Event, NannyEvent, UserEvent))  # pycl's events (a user's subclass takes wait_list)
 _new_object, _gc, _release_event = object.__new__, ffi.gc, lib.pycl_event_release
 
 
@@ -94,11 +95,11 @@ def launch(
         # the common wait lists (PyOpenCL's arrays pass the events of each
         # array), in the kernel's own cells: no allocation
         count, events = len(wait_for), args.wait_cells
-        if count == 1 and type(wait_for[0]) is Event and wait_for[0]._handle is not None:
+        if count == 1 and type(wait_for[0]) in _EVENT_TYPES and wait_for[0]._handle is not None:
             events[0] = wait_for[0]._handle
         else:
             for index, event in enumerate(wait_for):
-                if type(event) is not Event or event._handle is None:
+                if type(event) not in _EVENT_TYPES or event._handle is None:
                     count, events = wait_list(wait_for, _ROUTINE)  # checked and named
                     break
                 events[index] = event._handle

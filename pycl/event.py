@@ -222,17 +222,21 @@ def wait_for_events(events: Sequence[Event]) -> None:
 def enqueue_marker(queue: CommandQueue, wait_for: WaitList = None) -> Event:
     """An event that completes when ``wait_for`` (or all prior commands) has."""
     count, handles = wait_list(wait_for, "enqueue_marker")
-    out = ffi.new("cl_event *")
-    check(lib.pycl_enqueue_marker(enqueue_handle(queue), count, handles, out), "clEnqueueMarkerWithWaitList")
-    return event_from(out)
+    out, out_int = out_cell()
+    status = lib.pycl_enqueue_marker(enqueue_handle(queue), count, handles, out)
+    if status:
+        check(status, "clEnqueueMarkerWithWaitList")
+    return take_event(Event, out, out_int)
 
 
 def enqueue_barrier(queue: CommandQueue, wait_for: WaitList = None) -> Event:
     """Like ``enqueue_marker``, and later commands wait for it."""
     count, handles = wait_list(wait_for, "enqueue_barrier")
-    out = ffi.new("cl_event *")
-    check(lib.pycl_enqueue_barrier(enqueue_handle(queue), count, handles, out), "clEnqueueBarrierWithWaitList")
-    return event_from(out)
+    out, out_int = out_cell()
+    status = lib.pycl_enqueue_barrier(enqueue_handle(queue), count, handles, out)
+    if status:
+        check(status, "clEnqueueBarrierWithWaitList")
+    return take_event(Event, out, out_int)
 
 
 def _wrap_event(raw: Any) -> Event:

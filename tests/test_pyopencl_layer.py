@@ -5,6 +5,7 @@ wheel, what it writes, what it refuses; and, given a real PyOpenCL wheel
 from __future__ import annotations
 
 import os
+import struct
 import subprocess
 import sys
 import textwrap
@@ -223,3 +224,88 @@ def test_packed_argument_takes_a_buffer_again(cq):
     out = np.zeros(4, np.int32)
     cl.enqueue_copy(queue, out, buf)
     assert out.tolist() == [7, 7, 7, 7]
+
+
+PACKED_SOURCE = """
+__kernel void packed(__global double *out, long a, float b, int c, uchar d, double e, short f)
+{
+    out[0] = (double)a; out[1] = (double)b; out[2] = (double)c;
+    out[3] = (double)d; out[4] = e; out[5] = (double)f;
+}
+"""
+# the invoker's (index, struct format) pairs for the kernel's scalars
+PACKED_FORMATS = ((1, b"l"), (2, b"f"), (3, b"i"), (4, b"B"), (5, b"d"), (6, b"h"))
+
+
+def _invoker_kernel(cq, source, name):
+    """pycl.pyopencl_cl's Kernel (the invoker's calls, no PyOpenCL needed)."""
+    require_kernel_compiler(cq[0].devices[0])
+    from pycl import pyopencl_cl as _cl
+
+    prg = _cl._Program(cq[0], source).build()
+    knl = _cl.Kernel.__new__(_cl.Kernel)
+    cl.Kernel.__init__(knl, prg, name)
+    return knl
+
+
+def _launch_mix(queue, knl, out, values):
+    knl._set_arg_multi((0, out))
+    knl._set_arg_buf_pack_multi(tuple(x for (i, f), v in zip(PACKED_FORMATS, values) for x in (i, f, v)))
+    cl.enqueue_nd_range_kernel(queue, knl, (1,), None).wait()
+    got = np.empty(6, np.float64)
+    cl.enqueue_copy(queue, got, out)
+    return got
+
+
+def test_packed_arguments_reach_the_kernel_call_after_call(cq):
+    """The invoker's packed scalars, written the general way at the first
+    call and by one pack_into once the signature is known, reach the kernel
+    as struct.pack gives them (the model), call after call; a cell set in
+    between through set_arg ends the packed block, and a value out of range
+    is refused by name whichever way it comes."""
+    ctx, queue = cq
+    knl = _invoker_kernel(cq, PACKED_SOURCE, "packed")
+    out = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 6 * 8)
+    rng = np.random.default_rng(5)
+    for _ in range(6):
+        values = (
+            int(rng.integers(-(2**62), 2**62)),
+            float(rng.standard_normal()),
+            int(rng.integers(-(2**31), 2**31)),
+            int(rng.integers(0, 256)),
+            float(rng.standard_normal()),
+            int(rng.integers(-(2**15), 2**15)),
+        )
+        model = [struct.unpack(f.decode(), struct.pack(f.decode(), v))[0] for (i, f), v in zip(PACKED_FORMATS, values)]
+        np.testing.assert_array_equal(_launch_mix(queue, knl, out, values), np.array(model, np.float64))
+    knl.set_arg(3, np.int32(-5))  # outside the invoker: the next packed call writes every cell anew
+    got = _launch_mix(queue, knl, out, (1, 2.0, 3, 4, 5.0, 6))
+    np.testing.assert_array_equal(got, [1, 2, 3, 4, 5, 6])
+    numpy_values = (np.int64(-7), np.float32(0.25), np.int32(9), np.uint8(200), np.float64(-1.5), np.int16(-300))
+    np.testing.assert_array_equal(_launch_mix(queue, knl, out, numpy_values), [-7, 0.25, 9, 200, -1.5, -300])
+    for place, bad in ((0, 2**63), (3, 256), (3, -1), (5, 2**15)):
+        values = [1, 2.0, 3, 4, 5.0, 6]
+        values[place] = bad
+        with pytest.raises(cl.LogicError, match="argument %d = " % PACKED_FORMATS[place][0]):
+            _launch_mix(queue, knl, out, values)
+    with pytest.raises(TypeError, match="argument 1 must be an int"):
+        _launch_mix(queue, knl, out, (1.5, 2.0, 3, 4, 5.0, 6))
+    np.testing.assert_array_equal(_launch_mix(queue, knl, out, (8, 7.0, 6, 5, 4.0, 3)), [8, 7, 6, 5, 4, 3])
+
+
+def test_an_argument_packed_after_a_buffer_is_no_longer_held(cq):
+    """A buffer the invoker set at an index that a later signature packs as
+    a scalar is no longer the kernel's: releasing it does not stop the next
+    launch (the launch checks only the objects the kernel holds)."""
+    ctx, queue = cq
+    knl = _invoker_kernel(cq, "__kernel void f(__global long *a, long s) { a[get_global_id(0)] = s; }", "f")
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 4 * 8)
+    other = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 16)
+    knl._set_arg_multi((0, buf, 1, other))  # a handle's 8 bytes where the kernel takes a long
+    cl.enqueue_nd_range_kernel(queue, knl, (4,), None).wait()
+    knl._set_arg_buf_pack_multi((1, b"q", 5))
+    other.release()
+    cl.enqueue_nd_range_kernel(queue, knl, (4,), None).wait()
+    out = np.zeros(4, np.int64)
+    cl.enqueue_copy(queue, out, buf)
+    assert out.tolist() == [5, 5, 5, 5]
