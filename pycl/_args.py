@@ -110,6 +110,8 @@ __all__ = [
     "properties_array",
     "host_access",
     "wait_list",
+    "event_handles",
+    "EVENT_TYPES",
     "host_bytes",
     "describe",
     "mem_handle",
@@ -409,23 +411,49 @@ def properties_array(properties: Optional[Iterable[Any]], ctype: str, routine: s
 # {{{ wait lists, queues and memory objects
 
 
+# The classes whose objects are events (Event, its subclasses): learned at
+# the first wait list that holds one, so that a list is checked with one
+# look-up per event (PyOpenCL's arrays wait for a dozen events at a time).
+EVENT_TYPES: set[type] = set()  # (learned: see above)
+
+
+def event_handles(wait_for: Any) -> Optional[list[Any]]:
+    """The handles of a non-empty ``wait_for`` whose entries are all live
+    events of a class seen before, else None (``wait_list`` names what is wrong)."""
+    try:
+        handles = [e._handle if type(e) in EVENT_TYPES else None for e in wait_for]
+    except TypeError:  # not iterable
+        return None
+    return None if None in handles else handles
+
+
 def wait_list(wait_for: WaitList, routine: str) -> tuple[int, Any]:
     """``(count, cl_event array or NULL)`` for a ``wait_for`` argument."""
     if not wait_for:
         return 0, ffi.NULL
-    if type(wait_for) is list and len(wait_for) == 1:  # the common case, without a list of handles
-        event = wait_for[0]
-        if isinstance(event, Handle) and event._ctype == "cl_event" and event._handle is not None:
-            return 1, ffi.new("cl_event *", event._handle)
-    try:
-        # Only events: another handle's cl_* pointer would reach the driver
-        # as a cl_event.
-        handles = [e._live() if isinstance(e, Handle) and e._ctype == "cl_event" else None for e in wait_for]
-    except TypeError:
-        handles = [None]
-    if None in handles:
-        raise TypeError("%s: wait_for must be a sequence of pycl.Event, got %r" % (routine, wait_for))
+    if type(wait_for) is list and len(wait_for) == 1 and type(wait_for[0]) in EVENT_TYPES:
+        handle = wait_for[0]._handle  # the common case, without a list of handles
+        if handle is not None:
+            return 1, ffi.new("cl_event *", handle)
+    handles = event_handles(wait_for)
+    if handles is None:
+        try:
+            # Only events: another handle's cl_* pointer would reach the
+            # driver as a cl_event. A released event is named.
+            handles = [_event_handle(e) for e in wait_for]
+        except TypeError:
+            handles = [None]
+        if None in handles:
+            raise TypeError("%s: wait_for must be a sequence of pycl.Event, got %r" % (routine, wait_for))
     return len(handles), ffi.new("cl_event[]", handles)
+
+
+def _event_handle(obj: Any) -> Any:
+    """The live handle of event ``obj``, None if it is no event."""
+    if isinstance(obj, Handle) and obj._ctype == "cl_event":
+        EVENT_TYPES.add(type(obj))
+        return obj._live()
+    return None
 
 
 def mem_handle(mem: MemoryObject, queue: Any, routine: str, name: str) -> Any:

@@ -112,7 +112,8 @@ class Handle:
     @property
     def int_ptr(self) -> int:
         """The handle's address as an int, for ``from_int_ptr`` elsewhere."""
-        self._live()
+        if self._handle is None:
+            self._live()  # raises: released
         return self._ptr
 
     @classmethod

@@ -58,7 +58,7 @@ if TYPE_CHECKING:
 
 __all__ = ["LocalMemory", "KernelArgs", "WAIT_CELLS"]
 
-WAIT_CELLS = 8  # the longest wait list a launch passes without allocating (pycl._launch)
+WAIT_CELLS = 32  # the longest wait list a launch passes without allocating (pycl._launch)
 
 _BYTES, _SVM, _LOCAL, _EVERY = lib.PYCL_ARG_BYTES, lib.PYCL_ARG_SVM, lib.PYCL_ARG_LOCAL, lib.PYCL_ARG_EVERY_LAUNCH
 _NULL_MEM = ffi.new("cl_mem *")  # a NULL buffer argument (None); never written

@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 from pycl._lib import ffi, lib
 from pycl import constants as _constants
 from pycl.errors import UnavailableError, check, logic_error
-from pycl._args import sizes, wait_list
+from pycl._args import EVENT_TYPES, event_handles, sizes, wait_list
 from pycl._handle import out_cell
 from pycl._kernel_args import WAIT_CELLS
-from pycl.event import Event, NannyEvent, UserEvent, enqueue_marker, take_event
+from pycl.event import Event, enqueue_marker, take_event
 from pycl.queue import enqueue_handle, queue_handle
 
 if TYPE_CHECKING:
@@ -51,7 +51,6 @@ __all__ = ["launch", "work_sizes", "checked_sizes", "check_group_count"]
 _ROUTINE = "enqueue_nd_range_kernel"
 _REFUSED = lib.PYCL_LAUNCH_REFUSED
 _NULL = ffi.NULL
-_EVENT_TYPES = frozenset((Event, NannyEvent, UserEvent))  # pycl's events (a user's subclass takes wait_list)
 _new_object, _gc, _release_event = object.__new__, ffi.gc, lib.pycl_event_release
 
 
@@ -91,20 +90,21 @@ def launch(
 
     if not wait_for:
         count, events = 0, _NULL
-    elif type(wait_for) is list and len(wait_for) <= WAIT_CELLS:
-        # the common wait lists (PyOpenCL's arrays pass the events of each
-        # array), in the kernel's own cells: no allocation
-        count, events = len(wait_for), args.wait_cells
-        if count == 1 and type(wait_for[0]) in _EVENT_TYPES and wait_for[0]._handle is not None:
-            events[0] = wait_for[0]._handle
-        else:
-            for index, event in enumerate(wait_for):
-                if type(event) not in _EVENT_TYPES or event._handle is None:
-                    count, events = wait_list(wait_for, _ROUTINE)  # checked and named
-                    break
-                events[index] = event._handle
+    elif type(wait_for) is list and len(wait_for) == 1 and type(wait_for[0]) in EVENT_TYPES:
+        # the most common wait list, in the kernel's own cells (no allocation)
+        event = wait_for[0]._handle
+        if event is None:
+            event = wait_for[0]._live()
+        count, events = 1, args.wait_cells
+        events[0] = event
     else:
-        count, events = wait_list(wait_for, _ROUTINE)
+        handles = event_handles(wait_for)
+        if handles is not None and len(handles) <= WAIT_CELLS:
+            # PyOpenCL's arrays pass the events of each array
+            count, events = len(handles), args.wait_cells
+            events[0:count] = handles
+        else:
+            count, events = wait_list(wait_for, _ROUTINE)
 
     # The fast path: plain ints, no offset, no g_times_l, no empty ranges.
     # A local size of 0 tells the shim that there is none; a dimension

@@ -50,6 +50,7 @@ from pycl._testpool import _TestMemoryPool  # noqa: F401
 from pycl._info import NameVersion  # noqa: F401
 from pycl.tools import bitlog2  # noqa: F401
 from pycl.transfer import enqueue_copy, enqueue_fill_buffer, enqueue_migrate_mem_objects  # noqa: F401
+from pycl.transfer import route, transfer_kind
 from pycl.transfer import enqueue_copy_buffer_p2p_amd  # noqa: F401
 from pycl import svm as _svm
 
@@ -296,15 +297,25 @@ def _enqueue_wait_for_events(queue: CommandQueue, wait_for: Any = None) -> None:
     enqueue_barrier(queue, wait_for)
 
 
+# A buffer and a host object take their route at once (enqueue_copy's look-up
+# of it costs about a tenth of a small transfer); anything else is left to
+# enqueue_copy, which names what is wrong.
+_read_route, _write_route = route("host", "buffer"), route("buffer", "host")
+
+
 def _enqueue_read_buffer(
     queue: CommandQueue, mem: Any, hostbuf: Any, src_offset: int = 0, wait_for: Any = None, is_blocking: bool = True
 ) -> Event:
+    if transfer_kind(mem) == "buffer" and transfer_kind(hostbuf) == "host":
+        return _read_route(queue, hostbuf, mem, src_offset=src_offset, wait_for=wait_for, is_blocking=is_blocking)
     return enqueue_copy(queue, hostbuf, mem, src_offset=src_offset, wait_for=wait_for, is_blocking=is_blocking)
 
 
 def _enqueue_write_buffer(
     queue: CommandQueue, mem: Any, hostbuf: Any, dst_offset: int = 0, wait_for: Any = None, is_blocking: bool = True
 ) -> Event:
+    if transfer_kind(mem) == "buffer" and transfer_kind(hostbuf) == "host":
+        return _write_route(queue, mem, hostbuf, dst_offset=dst_offset, wait_for=wait_for, is_blocking=is_blocking)
     return enqueue_copy(queue, mem, hostbuf, dst_offset=dst_offset, wait_for=wait_for, is_blocking=is_blocking)
 
 

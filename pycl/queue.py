@@ -148,17 +148,20 @@ class CommandQueue(Handle):
 
     @property
     def context(self) -> Context:
-        self._live()
+        if self._handle is None:
+            self._live()  # raises: released
         return self._context
 
     @property
     def device(self) -> Device:
-        self._live()
+        if self._handle is None:
+            self._live()  # raises: released
         return self._device
 
     @property
     def properties(self) -> int:
-        self._live()
+        if self._handle is None:
+            self._live()  # raises: released
         return self._properties
 
     def _get_cl_version(self) -> tuple[int, int]:

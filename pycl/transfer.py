@@ -56,6 +56,7 @@ __all__ = [
     "enqueue_migrate_mem_objects",
     "enqueue_copy_buffer_p2p_amd",
     "register_route",
+    "route",
     "register_fill",
     "transfer_kind",
 ]
@@ -139,6 +140,14 @@ def transfer_kind(obj: object) -> str:
 
 
 _host_types: set[type[Any]] = set()  # types without _transfer_kind (numpy.ndarray, bytearray ...)
+
+
+def route(dest_kind: str, src_kind: str) -> _Route:
+    """The default route (the one without a selector) for a pair of kinds:
+    for callers that know their kinds and keywords (PyOpenCL's
+    ``_enqueue_read_buffer`` and ``_enqueue_write_buffer``), which it spares
+    ``enqueue_copy``'s look-up and keyword check."""
+    return next(function for selector, _, function in _routes[(dest_kind, src_kind)] if selector is None)
 
 
 def register_route(
