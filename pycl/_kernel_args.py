@@ -448,6 +448,27 @@ class KernelArgs:
 
     # }}}
 
+    def copy_to(self, other: KernelArgs) -> None:
+        """Give ``other`` (the fresh cells of a clone, whose driver kernel
+        already has this one's argument values) these declarations, typed
+        values and held objects, with nothing marked but the typed cells."""
+        for index in range(self.count):
+            other._declare_one(index, self.scalars[index])
+            other.formats[index] = self.formats[index]
+            arg = self.held[index]
+            if arg is _UNSET:
+                continue
+            cell = other.cells[index]
+            if cell is not None:
+                cell[0] = self.cells[index][0]
+                other.marks[index] = _EVERY
+            else:
+                other.values[index], other.sizes[index] = self.values[index], self.sizes[index]
+                other.kinds[index] = self.kinds[index]
+                other.keep[index], other.stable[index] = self.keep[index], self.stable[index]
+            other.held[index] = arg
+        other.objects = None
+
     def remark(self) -> None:
         """Mark every cell that holds a value: the kernel is new."""
         for index, arg in enumerate(self.held):

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Optional
 from pycl._lib import ffi, lib
 from pycl import constants as _constants
 from pycl import _info
-from pycl.errors import check, logic_error, LogicError, RuntimeError
+from pycl.errors import check, logic_error, LogicError, RuntimeError, UnavailableError
 from pycl._handle import Handle
 from pycl._args import SIZE_LIMIT, property_list
 from pycl.platform import Device, Platform, get_platforms
@@ -69,6 +69,12 @@ class Context(Handle):
             ids = ffi.new("cl_device_id[]", [d._live() for d in devices])
             status = lib.pycl_context_create(_properties_array(properties), len(devices), ids, raw)
             check(status, "clCreateContext")
+            self._adopt(raw[0])
+            # The devices as given: PoCL 3.0 and 3.1 answer CL_CONTEXT_DEVICES
+            # of a context of sub-devices with other devices (no parent, every
+            # compute unit), which PyOpenCL passes on.
+            self._devices = devices
+            return
         else:
             if dev_type is None:
                 dev_type = _constants.device_type.DEFAULT
@@ -94,6 +100,29 @@ class Context(Handle):
     def _get_cl_version(self) -> tuple[int, int]:
         """PyOpenCL's helper: the first device's platform's ``cl_version``."""
         return self.devices[0].platform.cl_version
+
+    def set_default_device_command_queue(self, device: Device, queue: Handle) -> None:
+        """Make ``queue`` (a device queue: ON_DEVICE | ON_DEVICE_DEFAULT
+        properties) the default device queue of ``device`` in this context
+        (OpenCL 2.1's ``clSetDefaultDeviceCommandQueue``)."""
+        routine = "Context.set_default_device_command_queue"
+        if not isinstance(device, Device):
+            raise TypeError("%s: device must be a pycl.Device, not %s" % (routine, type(device).__name__))
+        device.require((2, 1), routine)
+        # OpenCL 3.0: no device-side enqueue capabilities, no device queues
+        # (PoCL 3.0 and 3.1 on the CPU; NVIDIA's CUDA 13.0)
+        if device.cl_version >= (3, 0) and not device.get_info(_constants.device_info.DEVICE_ENQUEUE_CAPABILITIES):
+            raise UnavailableError(
+                routine,
+                lib.PYCL_UNAVAILABLE,
+                "%s needs a device with device-side enqueue; device %r reports no device_enqueue_capabilities"
+                % (routine, device.name),
+            )
+        # a queue by its kind, as pycl.queue (which imports this module) is not imported here
+        if not isinstance(queue, Handle) or queue._info_kind != "queue":
+            raise TypeError("%s: queue must be a pycl.CommandQueue, not %s" % (routine, type(queue).__name__))
+        status = lib.pycl_context_set_default_device_queue(self._live(), device._live(), queue._live())
+        check(status, "clSetDefaultDeviceCommandQueue")
 
     @property
     def devices(self) -> list[Device]:

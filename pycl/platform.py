@@ -4,13 +4,14 @@ root devices, which OpenCL does not count (sub-devices are not supported)."""
 from __future__ import annotations
 
 import warnings
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 from pycl._lib import ffi, lib
 from pycl import constants as _constants
 from pycl import _info
 from pycl.errors import UnavailableError, check
 from pycl._handle import Handle
+from pycl._args import SIZE_LIMIT, bounded_value
 from pycl._loader import platform_handles
 
 __all__ = ["Platform", "Device", "get_platforms", "unload_platform_compiler"]
@@ -152,10 +153,66 @@ class Device(Handle):
             % (feature, version[0], version[1], self.name, have[0], have[1], capped),
         )
 
+    def create_sub_devices(self, properties: Sequence[int]) -> list[Device]:
+        """Partition the device (OpenCL 1.2): ``properties`` as
+        ``clCreateSubDevices`` takes them, without the final 0, e.g.
+        ``[device_partition_property.EQUALLY, 2]``. Each sub-device is
+        released when its object is dropped (or at ``release()``)."""
+        routine = "Device.create_sub_devices"
+        if isinstance(properties, (str, bytes)) or not hasattr(properties, "__iter__"):
+            raise TypeError("%s: properties must be a sequence of ints, not %s" % (routine, type(properties).__name__))
+        values = [bounded_value(v, "properties[%d]" % i, routine, SIZE_LIMIT) for i, v in enumerate(properties)]
+        array = ffi.new("cl_device_partition_property[]", values + [0])
+        handle = self._live()
+        count = ffi.new("cl_uint *")
+        check(lib.pycl_device_create_sub_devices(handle, array, 0, ffi.NULL, count), "clCreateSubDevices")
+        made = ffi.new("cl_device_id[]", max(count[0], 1))
+        check(lib.pycl_device_create_sub_devices(handle, array, count[0], made, count), "clCreateSubDevices")
+        return [_SubDevice._wrap(made[i]) for i in range(count[0])]
+
+    def host_timer(self) -> int:
+        """The host clock in nanoseconds, as the device's timer reads it
+        (OpenCL 2.1's ``clGetHostTimer``)."""
+        self._require_timers("Device.host_timer")
+        host = ffi.new("cl_ulong *")
+        check(lib.pycl_device_host_timer(self._live(), host), "clGetHostTimer")
+        return int(host[0])
+
+    def device_and_host_timer(self) -> tuple[int, int]:
+        """``(device timestamp, host timestamp)`` in nanoseconds, read
+        together (OpenCL 2.1's ``clGetDeviceAndHostTimer``)."""
+        self._require_timers("Device.device_and_host_timer")
+        stamps = ffi.new("cl_ulong[2]")
+        check(lib.pycl_device_and_host_timer(self._live(), stamps, stamps + 1), "clGetDeviceAndHostTimer")
+        return int(stamps[0]), int(stamps[1])
+
+    def _require_timers(self, feature: str) -> None:
+        # OpenCL 2.1: a platform host_timer_resolution of 0 says its devices
+        # do not synchronize their timers with the host's (the calls then
+        # fail with CL_INVALID_OPERATION: PoCL 3.0 and 3.1 on the CPU).
+        self.require((2, 1), feature)
+        platform = self.platform
+        if not platform.get_info(_constants.platform_info.HOST_TIMER_RESOLUTION):
+            raise UnavailableError(
+                feature,
+                lib.PYCL_UNAVAILABLE,
+                "%s needs a platform whose device timers follow the host's; platform %r reports a "
+                "host_timer_resolution of 0" % (feature, platform.name),
+            )
+
     def __repr__(self) -> str:
         if self._handle is None:
             return super().__repr__()
         return "<pycl.Device %r on %r at 0x%x>" % (self.name, self.platform.name, self._ptr)
+
+
+class _SubDevice(Device):
+    """A device that ``create_sub_devices`` made: this object owns a
+    reference, released with it (root devices have none to release)."""
+
+    __slots__ = ()
+    _retain = lib.pycl_device_retain
+    _release = lib.pycl_device_release
 
 
 def get_platforms() -> list[Platform]:

@@ -29,6 +29,7 @@ from pycl.errors import MemoryError, check, logic_error
 from pycl.memory import Buffer
 from pycl._args import SIZE_LIMIT, bounded_value, size_value, ulong_value
 from pycl.svm import SVMPointer
+from pycl.queue import queue_handle
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -334,6 +335,18 @@ class PooledBuffer(Buffer):
         _ffi_release(self._record)  # the block goes back to its bin
         if _budget.enabled:
             _budget.credit_object(self._context, self)
+
+    # PyOpenCL 2026.1's PooledBuffer has these for the API of PooledSVM, and
+    # they do nothing there: its buffer pools, as pycl's, leave ordering the
+    # reuse of a block to the program. pycl checks the queue and the block.
+    def bind_to_queue(self, queue: CommandQueue) -> None:
+        """Accepted for PooledSVM's API; a buffer block needs no queue."""
+        queue_handle(queue, "PooledBuffer.bind_to_queue")
+        self._live()
+
+    def unbind_from_queue(self) -> None:
+        """Accepted for PooledSVM's API; a buffer block needs no queue."""
+        self._live()
 
     # A foreign handle is no pool block: the result is a plain Buffer.
     @classmethod

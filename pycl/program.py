@@ -16,6 +16,7 @@ from pycl.platform import Device
 from pycl._capture_call import capture_kernel_call
 from pycl._kernel_args import KernelArgs, LocalMemory
 from pycl._launch import launch
+from pycl._args import size_value, sizes
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
@@ -77,10 +78,16 @@ class Program(Handle):
     # enqueue_nd_range_kernel refuses those queues, on every driver (a build
     # cannot tell pycl whether the driver kept the earlier ones), and
     # get_info aligns BINARIES/BINARY_SIZES with the program's devices.
-    __slots__ = ("_context", "_retrievals", "_built_for")
+    # _made_for: the devices pycl made it for (the context's for a source,
+    # those of the binaries), None where pycl did not make it: a build without
+    # devices is for these (PoCL 3.0 and 3.1 answer PROGRAM_DEVICES of a
+    # program of sub-devices with other devices, as they answer
+    # CONTEXT_DEVICES).
+    __slots__ = ("_context", "_retrievals", "_built_for", "_made_for")
     _context: Context
     _retrievals: dict[str, int]
     _built_for: Optional[tuple[int, ...]]
+    _made_for: Optional[list[Device]]
     _ctype = "cl_program"
     _retain = lib.pycl_program_retain
     _release = lib.pycl_program_release
@@ -116,11 +123,13 @@ class Program(Handle):
             check(status, "clCreateProgramWithBinary", "binary statuses %s" % list(statuses))
         self._adopt(raw[0])
         self._context = context
+        self._made_for = context.devices if arg2 is None else devices
 
     def _adopt(self, raw: Any) -> None:
         Handle._adopt(self, raw)
         self._retrievals = {}  # kernel name -> times retrieved as prg.<name>
         self._built_for = None
+        self._made_for = None
 
     def _init_from_handle(self) -> None:
         self._context = self.get_info(_constants.program_info.CONTEXT)
@@ -150,7 +159,7 @@ class Program(Handle):
         if status:
             raise error_for(status, "clBuildProgram", self._build_failure_detail(text, devices))
         if devices is None:
-            devices = self.devices
+            devices = self._made_for if self._made_for is not None else self.devices
         self._note_built(devices)
         logs = [(device, self.get_build_info(device, _constants.program_build_info.LOG).strip()) for device in devices]
         said = "\n\n".join("build on %r succeeded, but said:\n%s" % (device.name, log) for device, log in logs if log)
@@ -456,6 +465,74 @@ class Kernel(Handle):
         self._arg_cells.remark()  # type: ignore[union-attr]  # only cells renew their kernel
         for param, (size, value, _) in self._exec_info.items():
             check(lib.pycl_kernel_set_exec_info(self._handle, param, size, value), "clSetKernelExecInfo")
+
+    def clone(self) -> Kernel:
+        """A new kernel object of the same program and function, with this
+        one's arguments and exec info (OpenCL 2.1's ``clCloneKernel``; the
+        clone keeps the argument objects alive as this one does)."""
+        cells = self._arg_cells
+        if cells is not None:
+            cells.lock.acquire()
+        try:
+            raw = ffi.new("cl_kernel *")
+            check(lib.pycl_kernel_clone(self._live(), raw), "clCloneKernel")
+            clone = type(self)._from_raw(raw[0], self._program)
+            if cells is not None:
+                cells.copy_to(clone._cells())
+            clone._exec_info = dict(self._exec_info)
+        finally:
+            if cells is not None:
+                cells.lock.release()
+        return clone
+
+    def get_sub_group_info(self, device: Device, param: int, input_value: Any = None) -> Any:
+        """A ``kernel_sub_group_info`` value for ``device`` (OpenCL 2.1):
+        ``input_value`` is the local size (1 to 3 ints) for
+        MAX_SUB_GROUP_SIZE_FOR_NDRANGE and SUB_GROUP_COUNT_FOR_NDRANGE, the
+        sub-group count for LOCAL_SIZE_FOR_SUB_GROUP_COUNT (which answers a
+        list of ints), and None for the others."""
+        routine = "Kernel.get_sub_group_info"
+        info = _constants.kernel_sub_group_info
+        if param in (info.MAX_SUB_GROUP_SIZE_FOR_NDRANGE, info.SUB_GROUP_COUNT_FOR_NDRANGE):
+            local = sizes(input_value, "input_value", routine)
+            if not 1 <= len(local) <= 3:
+                raise logic_error(routine, "input_value = %r must have 1 to 3 entries" % (local,))
+            given = ffi.new("size_t[]", list(local))
+        elif param == info.LOCAL_SIZE_FOR_SUB_GROUP_COUNT:
+            given = ffi.new("size_t *", size_value(input_value, "input_value", routine))
+        elif param in (info.MAX_NUM_SUB_GROUPS, info.COMPILE_NUM_SUB_GROUPS):
+            if input_value is not None:
+                raise logic_error(routine, "param %r takes no input_value, got %r" % (param, input_value))
+            given = ffi.NULL
+        else:
+            raise logic_error(routine, "param = %r is no kernel_sub_group_info value" % (param,), lib.CL_INVALID_VALUE)
+        kernel, dev = self._live(), device._live()
+        # OpenCL 3.0: a device without sub-groups reports 0 of them, and the
+        # query fails with CL_INVALID_OPERATION (PoCL 3.0 and 3.1 on the CPU)
+        device.require((2, 1), routine)
+        if not device.get_info(_constants.device_info.MAX_NUM_SUB_GROUPS):
+            raise UnavailableError(
+                routine,
+                lib.PYCL_UNAVAILABLE,
+                "%s needs a device with sub-groups; device %r reports max_num_sub_groups 0" % (routine, device.name),
+            )
+        given_size = 0 if given == ffi.NULL else ffi.sizeof(given)
+
+        def query(size: int, value: Any, size_ret: Any) -> None:
+            status = lib.pycl_kernel_get_sub_group_info(kernel, dev, param, given_size, given, size, value, size_ret)
+            check(status, "clGetKernelSubGroupInfo")
+
+        if param != info.LOCAL_SIZE_FOR_SUB_GROUP_COUNT:
+            value = ffi.new("size_t *")
+            query(ffi.sizeof(value), value, ffi.NULL)
+            return int(value[0])
+        size = ffi.new("size_t *")
+        query(0, ffi.NULL, size)
+        if not size[0]:
+            return []
+        local = ffi.new("size_t[]", size[0] // ffi.sizeof("size_t"))
+        query(ffi.sizeof(local), local, ffi.NULL)
+        return [int(n) for n in local]
 
     def get_work_group_info(self, param: int, device: Device) -> Any:
         """A ``kernel_work_group_info`` value for ``device``."""

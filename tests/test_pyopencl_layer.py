@@ -309,3 +309,24 @@ def test_an_argument_packed_after_a_buffer_is_no_longer_held(cq):
     out = np.zeros(4, np.int64)
     cl.enqueue_copy(queue, out, buf)
     assert out.tolist() == [5, 5, 5, 5]
+
+
+def test_clone_keeps_the_invoker(cq):
+    """Kernel.clone of PyOpenCL's kernel class (OpenCL 2.1): the clone is of
+    the same class, with the invoker's calls, and launches with the
+    arguments the original had."""
+    ctx, queue = cq
+    if ctx.devices[0].cl_version < (2, 1):
+        pytest.skip("kernel clones need OpenCL 2.1; the device has %d.%d" % ctx.devices[0].cl_version)
+    knl = _invoker_kernel(cq, "__kernel void f(__global long *a, long s) { a[get_global_id(0)] = s; }", "f")
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 4 * 8)
+    knl._set_arg_multi((0, buf))
+    knl._set_arg_buf_pack_multi((1, b"q", 9))
+    cl.enqueue_nd_range_kernel(queue, knl, (4,), None).wait()
+    twin = knl.clone()
+    assert type(twin) is type(knl)
+    twin._set_arg_buf_pack_multi((1, b"q", 11))  # the clone's own packed cells
+    cl.enqueue_nd_range_kernel(queue, twin, (2,), None).wait()
+    out = np.zeros(4, np.int64)
+    cl.enqueue_copy(queue, out, buf)
+    assert out.tolist() == [11, 11, 9, 9]

@@ -112,6 +112,12 @@ static const struct pycl_dispatcher table = {
     .program_link = pycl_program_link,
     .program_create_with_built_in_kernels = pycl_program_create_with_built_in_kernels,
     .platform_unload_compiler = pycl_platform_unload_compiler,
+    .device_create_sub_devices = pycl_device_create_sub_devices,
+    .kernel_clone = pycl_kernel_clone,
+    .kernel_get_sub_group_info = pycl_kernel_get_sub_group_info,
+    .device_host_timer = pycl_device_host_timer,
+    .device_and_host_timer = pycl_device_and_host_timer,
+    .context_set_default_device_queue = pycl_context_set_default_device_queue,
 };
 
 const struct pycl_dispatcher *pycl_dispatcher(void)

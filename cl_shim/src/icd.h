@@ -102,7 +102,7 @@ struct pycl_icd_dispatch {
     void *clRetainDeviceEXT;  /* 90 */
     void *clReleaseDeviceEXT;  /* 91 */
     void *clCreateEventFromGLsyncKHR;  /* 92 */
-    void *clCreateSubDevices;  /* 93 */
+    cl_int (*clCreateSubDevices)(cl_device_id, const cl_device_partition_property *, cl_uint, cl_device_id *, cl_uint *);  /* 93 */
     cl_int (*clRetainDevice)(cl_device_id);  /* 94 */
     cl_int (*clReleaseDevice)(cl_device_id);  /* 95 */
     cl_mem (*clCreateImage)(cl_context, cl_mem_flags, const cl_image_format *, const cl_image_desc *, void *, cl_int *);  /* 96 */
@@ -146,13 +146,13 @@ struct pycl_icd_dispatch {
     cl_int (*clSetKernelArgSVMPointer)(cl_kernel, cl_uint, const void *);  /* 134 */
     cl_int (*clSetKernelExecInfo)(cl_kernel, cl_kernel_exec_info, size_t, const void *);  /* 135 */
     void *clGetKernelSubGroupInfoKHR;  /* 136 */
-    void *clCloneKernel;  /* 137 */
+    cl_kernel (*clCloneKernel)(cl_kernel, cl_int *);  /* 137 */
     void *clCreateProgramWithIL;  /* 138 */
     cl_int (*clEnqueueSVMMigrateMem)(cl_command_queue, cl_uint, const void **, const size_t *, cl_mem_migration_flags, cl_uint, const cl_event *, cl_event *);  /* 139 */
-    void *clGetDeviceAndHostTimer;  /* 140 */
-    void *clGetHostTimer;  /* 141 */
-    void *clGetKernelSubGroupInfo;  /* 142 */
-    void *clSetDefaultDeviceCommandQueue;  /* 143 */
+    cl_int (*clGetDeviceAndHostTimer)(cl_device_id, cl_ulong *, cl_ulong *);  /* 140 */
+    cl_int (*clGetHostTimer)(cl_device_id, cl_ulong *);  /* 141 */
+    cl_int (*clGetKernelSubGroupInfo)(cl_kernel, cl_device_id, cl_kernel_sub_group_info, size_t, const void *, size_t, void *, size_t *);  /* 142 */
+    cl_int (*clSetDefaultDeviceCommandQueue)(cl_context, cl_device_id, cl_command_queue);  /* 143 */
     void *clSetProgramReleaseCallback;  /* 144 */
     void *clSetProgramSpecializationConstant;  /* 145 */
     cl_mem (*clCreateBufferWithProperties)(cl_context, const cl_mem_properties *, cl_mem_flags, size_t, void *, cl_int *);  /* 146 */

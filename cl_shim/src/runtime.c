@@ -7,6 +7,7 @@
 #define V11 PYCL_V(1, 1)
 #define V12 PYCL_V(1, 2)
 #define V20 PYCL_V(2, 0)
+#define V21 PYCL_V(2, 1)
 
 cl_int pycl_platform_get_info(cl_platform_id platform, cl_platform_info param, size_t size, void *value, size_t *size_ret)
 {
@@ -211,6 +212,38 @@ cl_int pycl_program_create_with_built_in_kernels(cl_context context, cl_uint num
 cl_int pycl_platform_unload_compiler(cl_platform_id platform)
 {
     PYCL_DISPATCH(platform, V12, clUnloadPlatformCompiler, platform);
+}
+
+cl_int pycl_device_create_sub_devices(cl_device_id device, const cl_device_partition_property *properties,
+                                     cl_uint num_devices, cl_device_id *devices, cl_uint *num_devices_ret)
+{
+    PYCL_DISPATCH(device, V12, clCreateSubDevices, device, properties, num_devices, devices, num_devices_ret);
+}
+
+cl_int pycl_kernel_clone(cl_kernel kernel, cl_kernel *clone)
+{
+    PYCL_DISPATCH_CREATE(clone, kernel, V21, clCloneKernel, kernel);
+}
+
+cl_int pycl_kernel_get_sub_group_info(cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param,
+                                      size_t input_size, const void *input, size_t size, void *value, size_t *size_ret)
+{
+    PYCL_DISPATCH(kernel, V21, clGetKernelSubGroupInfo, kernel, device, param, input_size, input, size, value, size_ret);
+}
+
+cl_int pycl_device_host_timer(cl_device_id device, cl_ulong *host_timestamp)
+{
+    PYCL_DISPATCH(device, V21, clGetHostTimer, device, host_timestamp);
+}
+
+cl_int pycl_device_and_host_timer(cl_device_id device, cl_ulong *device_timestamp, cl_ulong *host_timestamp)
+{
+    PYCL_DISPATCH(device, V21, clGetDeviceAndHostTimer, device, device_timestamp, host_timestamp);
+}
+
+cl_int pycl_context_set_default_device_queue(cl_context context, cl_device_id device, cl_command_queue queue)
+{
+    PYCL_DISPATCH(context, V21, clSetDefaultDeviceCommandQueue, context, device, queue);
 }
 
 cl_int pycl_program_get_info(cl_program program, cl_program_info param, size_t size, void *value, size_t *size_ret)

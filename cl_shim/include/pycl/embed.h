@@ -22,7 +22,7 @@
  * CL_PLATFORM_NOT_FOUND_KHR before that. Handles from pycl (int_ptr) work at
  * once. */
 
-#define PYCL_DISPATCHER_VERSION 2
+#define PYCL_DISPATCHER_VERSION 3
 
 struct pycl_dispatcher {
     cl_uint version; /* PYCL_DISPATCHER_VERSION */
@@ -139,6 +139,13 @@ struct pycl_dispatcher {
     cl_int (*program_link)(cl_context context, cl_uint num_devices, const cl_device_id *devices, const char *options, cl_uint num_programs, const cl_program *programs, cl_program *program);
     cl_int (*program_create_with_built_in_kernels)(cl_context context, cl_uint num_devices, const cl_device_id *devices, const char *kernel_names, cl_program *program);
     cl_int (*platform_unload_compiler)(cl_platform_id platform);
+    /* program.h (version 3) */
+    cl_int (*device_create_sub_devices)(cl_device_id device, const cl_device_partition_property *properties, cl_uint num_devices, cl_device_id *devices, cl_uint *num_devices_ret);
+    cl_int (*kernel_clone)(cl_kernel kernel, cl_kernel *clone);
+    cl_int (*kernel_get_sub_group_info)(cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param, size_t input_size, const void *input, size_t size, void *value, size_t *size_ret);
+    cl_int (*device_host_timer)(cl_device_id device, cl_ulong *host_timestamp);
+    cl_int (*device_and_host_timer)(cl_device_id device, cl_ulong *device_timestamp, cl_ulong *host_timestamp);
+    cl_int (*context_set_default_device_queue)(cl_context context, cl_device_id device, cl_command_queue queue);
 };
 
 /* The shim's table (static, valid for the life of the process). */

@@ -58,6 +58,7 @@ typedef cl_uint cl_program_build_info;
 typedef cl_uint cl_kernel_info;
 typedef cl_uint cl_kernel_arg_info;
 typedef cl_uint cl_kernel_work_group_info;
+typedef cl_uint cl_kernel_sub_group_info;
 typedef cl_uint cl_event_info;
 typedef cl_uint cl_command_type;
 typedef cl_uint cl_profiling_info;
