@@ -209,9 +209,17 @@ def require_kernel_compiler(device: Device) -> None:
 
 def __getattr__(name: str) -> Any:
     # The hypothesis strategies of pycl.strategies, re-exported lazily so that
-    # importing pycl.testing needs hypothesis only when they are used.
-    from pycl import strategies
-
+    # importing pycl.testing needs hypothesis only when they are used. What
+    # asks for other names (PyPy's import machinery asks for __path__) gets
+    # an AttributeError, also without hypothesis.
+    if name.startswith("__"):
+        raise AttributeError("module 'pycl.testing' has no attribute %r" % name)
+    try:
+        from pycl import strategies
+    except ImportError as error:
+        raise AttributeError(
+            "module 'pycl.testing' has no attribute %r (its hypothesis strategies need hypothesis: %s)" % (name, error)
+        ) from None
     if name == "strategies":
         return strategies
     if name in strategies.__all__:

@@ -1,5 +1,9 @@
 """pycl.testing's device selection (PYOPENCL_TEST syntax) and parametrisation."""
 
+import subprocess
+import sys
+import textwrap
+
 import pytest
 
 import pycl
@@ -42,3 +46,28 @@ def test_tools_is_the_same_function():
     import pycl.tools
 
     assert pycl.tools.pytest_generate_tests_for_pyopencl is pycl.testing.pytest_generate_tests_for_pyopencl
+
+
+def test_testing_without_hypothesis():
+    """pycl.testing imports, and answers AttributeError for what it lacks,
+    in a process without hypothesis (PyPy's import machinery asks modules
+    for __path__; pycl.testing's hypothesis strategies come lazily)."""
+    code = textwrap.dedent(
+        """
+        import sys
+        sys.modules["hypothesis"] = None  # as if not installed
+        import pycl.testing
+        from pycl.testing import kernel_compile_problem
+        assert not hasattr(pycl.testing, "__path__")
+        assert not hasattr(pycl.testing, "no_such_name")
+        try:
+            pycl.testing.rects
+        except AttributeError as error:
+            assert "need hypothesis" in str(error), error
+        else:
+            raise AssertionError("a strategy without hypothesis")
+        print("ok")
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
