@@ -222,7 +222,7 @@ def _check_built_for(program: Any, kernel: Kernel, queue: CommandQueue) -> None:
     raise logic_error(
         _ROUTINE,
         "kernel %r: the last build of its program was for the context's device(s) %s only, not for the "
-        "queue's device [%s] %r; build it for every device (Program.build() without devices)"
+        "queue's device [%s] %r; build it for every device (Program.build() or link_program() without devices)"
         % (kernel.function_name, names, here[0] if here else "?", device.name),
         lib.CL_INVALID_PROGRAM_EXECUTABLE,
     )

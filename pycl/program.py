@@ -315,13 +315,16 @@ def link_program(
     devices: Optional[Iterable[Device]] = None,
 ) -> Program:
     """Link compiled programs (``Program.compile``; OpenCL 1.2) into a new,
-    built program of ``context`` for ``devices`` (default: the context's)."""
+    built program of ``context`` for ``devices`` (default: the context's).
+    Linked for some devices only, its kernels run on those devices' queues
+    only, as after ``Program.build(devices=...)``."""
     programs = list(programs)
     for i, prg in enumerate(programs):
         if not isinstance(prg, Program):
             raise TypeError("link_program: programs[%d] must be a Program, not %s" % (i, type(prg).__name__))
     text = _build_options(options)
-    count, ids = _device_array(devices)
+    devices = None if devices is None else list(devices)
+    count, ids = _device_array(_devices_to_link(programs, devices))
     raw = ffi.new("cl_program *")
     status = lib.pycl_program_link(
         context._live(),
@@ -334,7 +337,25 @@ def link_program(
     )
     if status:
         check(status, "clLinkProgram", "options: %r" % text)
-    return _new_program(raw[0], context)
+    linked = _new_program(raw[0], context)
+    if devices is not None:
+        # built for these only (PoCL 3.0 and 3.1 crash the process when a
+        # kernel of it is enqueued for another device, as after a build)
+        linked._note_built(devices)
+    return linked
+
+
+def _devices_to_link(programs: list[Program], devices: Optional[list[Device]]) -> Optional[list[Device]]:
+    """The devices to hand clLinkProgram for ``devices``. Debian's PoCL 3.1
+    fails an assertion and aborts the process (`device ==
+    input_programs[i]->devices[device_i]`, pocl_driver_link_program) unless
+    they are the first of the programs' devices, in order: on PoCL anything
+    else is linked for every device, and runs on ``devices`` only all the
+    same (link_program marks it built for them)."""
+    if devices is None or not programs or "PoCL" not in devices[0].platform.version:
+        return devices
+    first = [d._ptr for d in programs[0].devices[: len(devices)]]
+    return devices if first == [d._ptr for d in devices] else None
 
 
 def create_program_with_built_in_kernels(context: Context, devices: Iterable[Device], kernel_names: str) -> Program:

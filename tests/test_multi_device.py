@@ -755,6 +755,53 @@ __kernel void scale_svm(__global float *p, float f) { p[get_global_id(0)] *= f; 
 """
 
 
+_LINKED_FOR_ONE = """
+import sys
+import numpy as np
+import pycl as cl
+platform = cl.get_platforms()[int(sys.argv[1])]
+devices = [platform.get_devices()[int(i)] for i in sys.argv[2].split(",")]
+ctx = cl.Context(devices)
+queues = [cl.CommandQueue(ctx, d) for d in devices]
+compiled = cl.Program(ctx, sys.argv[3]).compile()
+linked = cl.link_program(ctx, [compiled], devices=[devices[1]])
+n = 16
+y = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=np.zeros(n, np.int32))
+x = cl.Buffer(ctx, cl.mem_flags.READ_ONLY | cl.mem_flags.COPY_HOST_PTR, hostbuf=np.arange(n, dtype=np.int32))
+knl = cl.Kernel(linked, "axpy")
+knl(queues[1], (n,), None, y, x, np.int32(3)).wait()
+try:
+    knl(queues[0], (n,), None, y, x, np.int32(3))
+except cl.LogicError as error:
+    assert error.code == cl.status_code.INVALID_PROGRAM_EXECUTABLE, error
+    assert "link_program() without devices" in str(error), error
+else:
+    raise AssertionError("device 0's queue was not refused")
+out = np.empty(n, np.int32)
+cl.enqueue_copy(queues[1], out, y)
+assert (out == 3 * np.arange(n)).all(), out
+print("ok")
+"""
+
+
+def test_program_linked_for_one_device_only(multi_ctx_factory, tmp_path):
+    """Linked for device 1 only (OpenCL 1.2's link_program with devices):
+    it runs there, and device 0's queue is refused, as after a build for
+    device 1 only. Without that refusal both PoCLs kill the process (Debian's
+    3.1 fails an assertion, the pip 3.0 segfaults), and Debian's 3.1 aborts in
+    the link itself unless pycl links for every device: a child process runs
+    it, with a kernel cache of its own (the pip PoCL 3.0's cache entry of a
+    linked kernel crashes a later build of the same source, docs/quirks.md)."""
+    require_kernels(multi_ctx_factory())
+    p_index, d_indices = indices(multi_ctx_factory)
+    if multi_ctx_factory.platform.get_devices()[0].cl_version < (1, 2):
+        pytest.skip("link_program needs OpenCL 1.2")
+    command = [sys.executable, "-c", _LINKED_FOR_ONE, str(p_index), "%d,%d" % tuple(d_indices[:2]), KERNELS]
+    env = dict(os.environ, POCL_CACHE_DIR=str(tmp_path))
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", (done.returncode, done.stderr[-3000:])
+
+
 def test_program_built_for_every_device_runs_on_each(mq):
     ctx, queues = mq
     require_kernels(ctx)
