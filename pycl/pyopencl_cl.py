@@ -102,6 +102,15 @@ class _Program(_program.Program):
     def _build(self, options: bytes = b"", devices: Optional[Sequence[Device]] = None) -> None:
         _program.Program.build(self, _text(options), devices)
 
+    def set_specialization_constant(self, spec_id: int, buffer: Any) -> None:
+        # OpenCL 2.2: only programs made from SPIR-V take these, and pycl
+        # makes none (see _create_program_with_il)
+        raise UnavailableError(
+            "Program.set_specialization_constant",
+            lib.PYCL_UNAVAILABLE,
+            "specialization constants belong to programs from SPIR-V (IL), which pycl does not support",
+        )
+
     def compile(  # type: ignore[override]
         self, options: bytes = b"", devices: Optional[Sequence[Device]] = None, headers: Sequence[Any] = ()
     ) -> None:
@@ -237,6 +246,8 @@ class Kernel(_program.Kernel):
 class ImageDescriptor:
     """PyOpenCL's image descriptor: what ``Image._custom_init`` is given
     (OpenCL 1.2's ``cl_image_desc``, with the shape as given)."""
+
+    __slots__ = ("image_type", "shape", "array_size", "pitches", "num_mip_levels", "num_samples", "buffer")
 
     def __init__(self) -> None:
         self.image_type = _constants.mem_object_type.IMAGE2D

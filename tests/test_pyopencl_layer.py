@@ -332,3 +332,19 @@ def test_clone_keeps_the_invoker(cq):
     out = np.zeros(4, np.int64)
     cl.enqueue_copy(queue, out, buf)
     assert out.tolist() == [11, 11, 9, 9]
+
+
+def test_members_without_a_pycl_counterpart(cq):
+    """What PyOpenCL's _cl.pyi declares and pycl cannot do says so: SPIR-V
+    programs and their specialization constants (UnavailableError), OpenGL
+    (absent, as on a PyOpenCL build without it)."""
+    from pycl import pyopencl_cl as _cl
+
+    ctx, _ = cq
+    with pytest.raises(cl.UnavailableError, match="programs from SPIR-V"):
+        _cl._create_program_with_il(ctx, b"\x03\x02\x23\x07")
+    prg = _cl._Program(ctx, "__kernel void f(__global int *x) { x[0] = 1; }")
+    with pytest.raises(cl.UnavailableError, match="specialization constants belong to programs from SPIR-V"):
+        prg.set_specialization_constant(0, b"\x01\x00\x00\x00")
+    assert not _cl.have_gl()
+    assert not hasattr(_cl, "GLBuffer") and not hasattr(_cl, "enqueue_acquire_gl_objects")
