@@ -418,12 +418,12 @@ EVENT_TYPES: set[type] = set()  # (learned: see above)
 
 
 def event_handles(wait_for: Any) -> Optional[list[Any]]:
-    """The handles of a non-empty ``wait_for`` whose entries are all live
-    events of a class seen before, else None (``wait_list`` names what is wrong)."""
-    try:
-        handles = [e._handle if type(e) in EVENT_TYPES else None for e in wait_for]
-    except TypeError:  # not iterable
+    """The handles of a ``wait_for`` list or tuple whose entries are all live
+    events of a class seen before, else None (``wait_list`` names what is
+    wrong; an iterator is left unread for it)."""
+    if type(wait_for) is not list and type(wait_for) is not tuple:
         return None
+    handles = [e._handle if type(e) in EVENT_TYPES else None for e in wait_for]
     return None if None in handles else handles
 
 

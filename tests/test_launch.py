@@ -387,6 +387,16 @@ def test_wait_lists_of_every_length(env):
     for waits in ([done, buf], [done] * 9 + [buf]):
         with pytest.raises(TypeError, match="wait_for must be a sequence of pycl.Event"):
             cl.enqueue_nd_range_kernel(queue, knl, (N,), None, wait_for=waits)
+        with pytest.raises(TypeError, match="wait_for must be a sequence of pycl.Event"):
+            cl.enqueue_nd_range_kernel(queue, knl, (N,), None, wait_for=iter(waits))  # read once
+    # an iterator of events is waited for (read once, as a list would be)
+    gate = cl.UserEvent(ctx)
+    event = cl.enqueue_nd_range_kernel(queue, knl, (N,), None, wait_for=(e for e in [done, gate]))
+    assert event.command_execution_status != cl.command_execution_status.COMPLETE
+    gate.set_status(cl.command_execution_status.COMPLETE)
+    event.wait()
+    step(model, 1.0)
+    np.testing.assert_array_equal(read(queue, buf), model)
 
 
 _THREADS = """
