@@ -1,5 +1,6 @@
-"""Platforms and devices. Neither is reference-counted here: pycl works with
-root devices, which OpenCL does not count (sub-devices are not supported)."""
+"""Platforms and devices. Root devices are not reference-counted (OpenCL
+does not count them); the sub-devices of ``Device.create_sub_devices`` are,
+and each is released with its object."""
 
 from __future__ import annotations
 
@@ -166,7 +167,9 @@ class Device(Handle):
         handle = self._live()
         count = ffi.new("cl_uint *")
         check(lib.pycl_device_create_sub_devices(handle, array, 0, ffi.NULL, count), "clCreateSubDevices")
-        made = ffi.new("cl_device_id[]", max(count[0], 1))
+        if not count[0]:  # no second call with a buffer the driver did not ask for
+            return []
+        made = ffi.new("cl_device_id[]", count[0])
         check(lib.pycl_device_create_sub_devices(handle, array, count[0], made, count), "clCreateSubDevices")
         return [_SubDevice._wrap(made[i]) for i in range(count[0])]
 

@@ -108,7 +108,8 @@ class _Program(_program.Program):
         raise UnavailableError(
             "Program.set_specialization_constant",
             lib.PYCL_UNAVAILABLE,
-            "specialization constants belong to programs from SPIR-V (IL), which pycl does not support",
+            "specialization constants are for SPIR-V programs, "
+            "which need clCreateProgramWithIL, which pycl does not wrap",
         )
 
     def compile(  # type: ignore[override]
