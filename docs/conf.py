@@ -130,7 +130,7 @@ def _process_bases(app, name, obj, options, bases):
                 base.__name__.startswith("_") or base.__module__.startswith("pycl._")
             ):
                 # An internal base (pycl._handle.Handle, constants'
-                # _ConstantClass): not part of the API, so not shown.
+                # ConstantClass in pycl._constant_class): not part of the API, so not shown.
                 bases[i] = None
     bases[:] = [b for b in bases if b is not None]
 

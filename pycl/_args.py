@@ -55,8 +55,10 @@ from pycl.errors import logic_error
 from pycl._handle import Handle
 
 if TYPE_CHECKING:
+    from numpy.typing import DTypeLike
+
     from pycl._typing import HostSource, WaitList
-    from pycl.constants import _ConstantClass
+    from pycl._constant_class import ConstantClass
     from typing import Protocol
 
     class MemoryObject(Protocol):
@@ -115,6 +117,7 @@ __all__ = [
     "host_bytes",
     "describe",
     "mem_handle",
+    "dtype_of",
 ]
 
 
@@ -267,7 +270,7 @@ def alignment_value(value: Any, routine: str) -> int:
 # {{{ flags
 
 
-def _known_bits(cls: type[_ConstantClass]) -> int:
+def _known_bits(cls: type[ConstantClass]) -> int:
     bits = 0
     for name in dir(cls):
         if name.isupper():
@@ -278,7 +281,7 @@ def _known_bits(cls: type[_ConstantClass]) -> int:
 _KNOWN_BITS: dict[type, int] = {}  # constant class -> the union of its flags
 
 
-def bits_value(value: Any, name: str, cls: type[_ConstantClass], routine: str) -> int:
+def bits_value(value: Any, name: str, cls: type[ConstantClass], routine: str) -> int:
     """A flag set of constant class ``cls``: an int in 0 .. ULONG_LIMIT
     with no bits that ``cls`` does not define."""
     value = ulong_value(value, name, routine)
@@ -290,7 +293,7 @@ def bits_value(value: Any, name: str, cls: type[_ConstantClass], routine: str) -
     return value
 
 
-def exclusive(flags: int, group: int, cls: type[_ConstantClass], name: str, routine: str) -> None:
+def exclusive(flags: int, group: int, cls: type[ConstantClass], name: str, routine: str) -> None:
     """At most one flag of ``group`` may be set in ``flags``."""
     bits = flags & group
     if bits & (bits - 1):
@@ -535,3 +538,20 @@ def _diagnose(obj: Any, writable: bool, routine: str, name: str) -> Any:
 
 
 # }}}
+
+
+_dtypes: dict[Any, np.dtype[Any]] = {}
+
+
+def dtype_of(dtype: DTypeLike) -> np.dtype[Any]:
+    """``numpy.dtype(dtype)``, memoized for hashable specs such as ``np.float32``."""
+    try:
+        return _dtypes[dtype]
+    except (KeyError, TypeError):
+        result = np.dtype(dtype)
+        try:
+            if len(_dtypes) < 256:
+                _dtypes[dtype] = result
+        except TypeError:
+            pass
+        return result

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Protocol
 
-    from pycl.constants import _ConstantClass
+    from pycl._constant_class import ConstantClass
 
     class _Queryable(Protocol):
         """A pycl object with info queries (``pycl._handle.Handle``, which
@@ -57,7 +57,7 @@ class NameVersion:
 
 
 # kind -> (shim getter, constant class, CL entry point for messages)
-_GETTERS: dict[Optional[str], tuple[_Getter, type[_ConstantClass], str]] = {
+_GETTERS: dict[Optional[str], tuple[_Getter, type[ConstantClass], str]] = {
     "platform": (lib.pycl_platform_get_info, _constants.platform_info, "clGetPlatformInfo"),
     "device": (lib.pycl_device_get_info, _constants.device_info, "clGetDeviceInfo"),
     "context": (lib.pycl_context_get_info, _constants.context_info, "clGetContextInfo"),
@@ -331,9 +331,7 @@ def _build_tables() -> tuple[dict[Optional[str], dict[int, str]], dict[Optional[
 _decoder_names, _attributes = _build_tables()
 
 
-def add_kind(
-    kind: str, getter: _Getter, info_class: type[_ConstantClass], routine: str, layout: dict[str, str]
-) -> None:
+def add_kind(kind: str, getter: _Getter, info_class: type[ConstantClass], routine: str, layout: dict[str, str]) -> None:
     """Add an info kind (images, samplers, pipes) from the module that owns it."""
     _GETTERS[kind] = (getter, info_class, routine)
     _LAYOUT[kind] = layout

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from pycl._lib import ffi, lib
-from pycl.pool import _Pool
+from pycl._binned_pool import BinnedPool
 
 __all__ = ["TestBlock"]
 
@@ -50,7 +50,7 @@ class TestBlock:
         return "<pycl TestBlock of %d bytes in %d, %s>" % (self.size, self.nbytes, state)
 
 
-class _TestMemoryPool(_Pool):
+class _TestMemoryPool(BinnedPool):
     """``_TestMemoryPool(leading_bits_in_bin_id=4)``: a pool whose allocator
     only makes tokens (the shim's opaque pool kind, which neither retains nor
     frees its blocks)."""
@@ -60,19 +60,19 @@ class _TestMemoryPool(_Pool):
     _kept: list[TestBlock]
 
     def __init__(self, leading_bits_in_bin_id: int = 4) -> None:
-        _Pool.__init__(self, None, leading_bits_in_bin_id)
+        BinnedPool.__init__(self, None, leading_bits_in_bin_id)
         self._tokens = 0
         # allocate()'s blocks: PyOpenCL's test pool never gets them back.
         self._kept = []
 
     def allocate(self, size: int) -> None:
-        self._kept.append(_Pool.allocate(self, size))
+        self._kept.append(BinnedPool.allocate(self, size))
 
     __call__ = allocate
 
     def allocate_block(self, size: int) -> TestBlock:
         """A block that can go back to its bin (pycl only)."""
-        return _Pool.allocate(self, size)
+        return BinnedPool.allocate(self, size)
 
     def _set_trace(self, flag: bool) -> None:
         """Accepted for PyOpenCL compatibility: pycl's pool does not trace."""

@@ -57,10 +57,10 @@ if TYPE_CHECKING:
 
     class _Owner(Protocol):
         """A context as the budget sees it: a Protocol rather than
-        pycl.context.Context, since pycl.context imports ``_Account`` from
+        pycl.context.Context, since pycl.context imports ``DeviceAccount`` from
         here for its annotations (and the import graph stays acyclic)."""
 
-        _account: Optional[_Account]  # cached by _account_of
+        _account: Optional[DeviceAccount]  # cached by _account_of
 
         @property
         def devices(self) -> Sequence[Device]: ...
@@ -79,7 +79,7 @@ enabled: bool = _settings["enabled"]
 _collections: int = 0
 
 
-class _Account:
+class DeviceAccount:
     """One device's bytes allocated since the last collection."""
 
     __slots__ = ("device", "global_mem", "budget", "pending")
@@ -95,20 +95,20 @@ class _Account:
         self.pending = 0
 
 
-_accounts: dict[int, _Account] = {}  # device int_ptr -> _Account (root devices live as long as the process)
+_accounts: dict[int, DeviceAccount] = {}  # device int_ptr -> DeviceAccount (root devices live as long as the process)
 
 
 def _budget_for(global_mem: int) -> int:
     return max(_settings["min_bytes"], int(_settings["fraction"] * global_mem))
 
 
-def _account_of(context: _Owner) -> _Account:
+def _account_of(context: _Owner) -> DeviceAccount:
     """The account a context's allocations go to (cached on the context)."""
     accounts = []
     for device in context.devices:
         account = _accounts.get(device._ptr)
         if account is None:
-            account = _accounts[device._ptr] = _Account(device)
+            account = _accounts[device._ptr] = DeviceAccount(device)
         accounts.append(account)
     account = min(accounts, key=lambda a: a.budget)
     context._account = account

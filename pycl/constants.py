@@ -27,95 +27,11 @@ Differences from PyOpenCL's ``to_string`` (pycl extensions):
 
 from __future__ import annotations
 
-import operator
-from typing import TYPE_CHECKING, ClassVar, Optional, SupportsIndex, cast
-
-from pycl._lib import lib
-
-
-class _ConstantType(type):
-    """Metaclass of the constant classes."""
-
-    if TYPE_CHECKING:
-        # The attributes are made at import; type checkers see each as an int.
-        def __getattr__(cls, name: str) -> int: ...
-
-
-class _ConstantClass(metaclass=_ConstantType):
-    """Base of the constant classes: holds ``to_string``."""
-
-    _is_bitfield: ClassVar[bool] = False
-    _name_of: ClassVar[dict[int, str]] = {}
-    # (bit, name) for the attributes that are a single bit, ascending.
-    _bits: ClassVar[tuple[tuple[int, str], ...]] = ()
-
-    def __init__(self) -> None:
-        raise TypeError(f"{type(self).__name__} is a namespace of constants")
-
-    @classmethod
-    def to_string(
-        cls,
-        value: SupportsIndex,
-        default_format: Optional[str] = None,  # noqa: UP045 (no X | Y: Python 3.9)
-    ) -> str:
-        """The attribute name of *value*.
-
-        For an unknown value, returns ``default_format % value`` if
-        *default_format* is given, else raises ``ValueError``. For a bit-field
-        class, a combination of bits gives the names joined with ``" | "`` in
-        ascending bit order, and bits without a name are appended as one
-        hexadecimal number (pycl extensions; see the module docstring).
-        """
-        value = operator.index(value)
-        name = cls._name_of.get(value)
-        if name is not None:
-            return name
-        if cls._is_bitfield and value > 0:
-            names = [n for bit, n in cls._bits if value & bit]
-            if names:
-                rest = value
-                for bit, _ in cls._bits:
-                    rest &= ~bit
-                if rest:
-                    names.append(hex(rest))
-                return " | ".join(names)
-        if default_format is None:
-            raise ValueError(f"a name for value {value} was not found in {cls.__name__}")
-        return default_format % value
-
-
-def _constants(cls_name: str, prefix: str, spec: str, bitfield: bool = False) -> type[_ConstantClass]:
-    """The class *cls_name*: for each name in *spec*, an attribute whose value
-    is ``lib.<prefix + name>``, or ``lib.<C_NAME>`` for "NAME=C_NAME".
-    *bitfield*: the values are bits to combine (PyOpenCL's bit-field classes,
-    less queue_properties and version_bits, whose values are not bits)."""
-    attrs: dict[str, int] = {}
-    for item in spec.split():
-        attr, sep, c_name = item.partition("=")
-        if not sep:
-            c_name = prefix + attr
-        try:
-            attrs[attr] = getattr(lib, c_name)
-        except AttributeError:
-            raise ImportError(f"pycl.constants: {cls_name}.{attr} needs {c_name}, which constants.h lacks") from None
-    name_of: dict[int, str] = {}
-    for attr in sorted(attrs):  # the alphabetically first wins, as in PyOpenCL
-        name_of.setdefault(attrs[attr], attr)
-    bits = sorted((v, n) for v, n in name_of.items() if v > 0 and v & (v - 1) == 0)
-    namespace = dict(
-        attrs,
-        __doc__=f"OpenCL constants, as PyOpenCL's ``{cls_name}``.",
-        __module__=__name__,
-        __qualname__=cls_name,
-        _is_bitfield=bitfield,
-        _name_of=name_of,
-        _bits=tuple(bits),
-    )
-    return cast("type[_ConstantClass]", _ConstantType(cls_name, (_ConstantClass,), namespace))
+from pycl._constant_class import constant_class
 
 
 # Order follows CL/cl.h; extension names come last in their class.
-status_code = _constants(
+status_code = constant_class(
     "status_code",
     "CL_",
     """
@@ -143,7 +59,7 @@ status_code = _constants(
         PLATFORM_NOT_FOUND_KHR
         """,
 )
-platform_info = _constants(
+platform_info = constant_class(
     "platform_info",
     "CL_PLATFORM_",
     """
@@ -151,13 +67,13 @@ platform_info = _constants(
         NUMERIC_VERSION EXTENSIONS_WITH_VERSION
         """,
 )
-device_type = _constants(
+device_type = constant_class(
     "device_type",
     "CL_DEVICE_TYPE_",
     "DEFAULT CPU GPU ACCELERATOR CUSTOM ALL",
     bitfield=True,
 )
-device_info = _constants(
+device_info = constant_class(
     "device_info",
     "CL_DEVICE_",
     """
@@ -221,8 +137,8 @@ device_info = _constants(
         NUM_SIMULTANEOUS_INTEROPS_INTEL
         """,
 )
-device_topology_type_amd = _constants("device_topology_type_amd", "", "PCIE=CL_DEVICE_TOPOLOGY_TYPE_PCIE_AMD")
-device_fp_config = _constants(
+device_topology_type_amd = constant_class("device_topology_type_amd", "", "PCIE=CL_DEVICE_TOPOLOGY_TYPE_PCIE_AMD")
+device_fp_config = constant_class(
     "device_fp_config",
     "CL_FP_",
     """
@@ -231,37 +147,37 @@ device_fp_config = _constants(
         """,
     bitfield=True,
 )
-device_mem_cache_type = _constants("device_mem_cache_type", "CL_", "NONE READ_ONLY_CACHE READ_WRITE_CACHE")
-device_local_mem_type = _constants("device_local_mem_type", "CL_", "LOCAL GLOBAL")
-device_exec_capabilities = _constants("device_exec_capabilities", "CL_EXEC_", "KERNEL NATIVE_KERNEL", bitfield=True)
-device_svm_capabilities = _constants(
+device_mem_cache_type = constant_class("device_mem_cache_type", "CL_", "NONE READ_ONLY_CACHE READ_WRITE_CACHE")
+device_local_mem_type = constant_class("device_local_mem_type", "CL_", "LOCAL GLOBAL")
+device_exec_capabilities = constant_class("device_exec_capabilities", "CL_EXEC_", "KERNEL NATIVE_KERNEL", bitfield=True)
+device_svm_capabilities = constant_class(
     "device_svm_capabilities",
     "CL_DEVICE_SVM_",
     "COARSE_GRAIN_BUFFER FINE_GRAIN_BUFFER FINE_GRAIN_SYSTEM ATOMICS",
     bitfield=True,
 )
-command_queue_properties = _constants(
+command_queue_properties = constant_class(
     "command_queue_properties",
     "CL_QUEUE_",
     "OUT_OF_ORDER_EXEC_MODE_ENABLE PROFILING_ENABLE ON_DEVICE ON_DEVICE_DEFAULT",
     bitfield=True,
 )
-context_info = _constants(
+context_info = constant_class(
     "context_info",
     "CL_CONTEXT_",
     "REFERENCE_COUNT DEVICES PROPERTIES NUM_DEVICES INTEROP_USER_SYNC",
 )
 # Empty in PyOpenCL builds without OpenGL, such as its Linux wheels.
-gl_context_info = _constants("gl_context_info", "CL_", "")
-context_properties = _constants("context_properties", "CL_CONTEXT_", "PLATFORM OFFLINE_DEVICES_AMD")
-command_queue_info = _constants(
+gl_context_info = constant_class("gl_context_info", "CL_", "")
+context_properties = constant_class("context_properties", "CL_CONTEXT_", "PLATFORM OFFLINE_DEVICES_AMD")
+command_queue_info = constant_class(
     "command_queue_info",
     "CL_QUEUE_",
     "CONTEXT DEVICE REFERENCE_COUNT PROPERTIES PROPERTIES_ARRAY",
 )
 # Property names of clCreateCommandQueueWithProperties.
-queue_properties = _constants("queue_properties", "CL_QUEUE_", "PROPERTIES SIZE DEVICE_DEFAULT")
-mem_flags = _constants(
+queue_properties = constant_class("queue_properties", "CL_QUEUE_", "PROPERTIES SIZE DEVICE_DEFAULT")
+mem_flags = constant_class(
     "mem_flags",
     "CL_MEM_",
     """
@@ -271,13 +187,13 @@ mem_flags = _constants(
         """,
     bitfield=True,
 )
-svm_mem_flags = _constants(
+svm_mem_flags = constant_class(
     "svm_mem_flags",
     "CL_MEM_",
     "READ_WRITE WRITE_ONLY READ_ONLY SVM_FINE_GRAIN_BUFFER SVM_ATOMICS",
     bitfield=True,
 )
-channel_order = _constants(
+channel_order = constant_class(
     "channel_order",
     "CL_",
     """
@@ -285,7 +201,7 @@ channel_order = _constants(
         sRGB sRGBx sRGBA sBGRA ABGR
         """,
 )
-channel_type = _constants(
+channel_type = constant_class(
     "channel_type",
     "CL_",
     """
@@ -295,7 +211,7 @@ channel_type = _constants(
         UNORM_INT_101010_2
         """,
 )
-mem_object_type = _constants(
+mem_object_type = constant_class(
     "mem_object_type",
     "CL_MEM_OBJECT_",
     """
@@ -303,7 +219,7 @@ mem_object_type = _constants(
         IMAGE1D_BUFFER PIPE
         """,
 )
-mem_info = _constants(
+mem_info = constant_class(
     "mem_info",
     "CL_MEM_",
     """
@@ -311,7 +227,7 @@ mem_info = _constants(
         ASSOCIATED_MEMOBJECT OFFSET USES_SVM_POINTER PROPERTIES
         """,
 )
-image_info = _constants(
+image_info = constant_class(
     "image_info",
     "CL_IMAGE_",
     """
@@ -319,11 +235,11 @@ image_info = _constants(
         ARRAY_SIZE BUFFER NUM_MIP_LEVELS NUM_SAMPLES
         """,
 )
-pipe_info = _constants("pipe_info", "CL_PIPE_", "PACKET_SIZE MAX_PACKETS PROPERTIES")
-pipe_properties = _constants("pipe_properties", "CL_PIPE_", "PACKET_SIZE MAX_PACKETS")
-addressing_mode = _constants("addressing_mode", "CL_ADDRESS_", "NONE CLAMP_TO_EDGE CLAMP REPEAT MIRRORED_REPEAT")
-filter_mode = _constants("filter_mode", "CL_FILTER_", "NEAREST LINEAR")
-sampler_info = _constants(
+pipe_info = constant_class("pipe_info", "CL_PIPE_", "PACKET_SIZE MAX_PACKETS PROPERTIES")
+pipe_properties = constant_class("pipe_properties", "CL_PIPE_", "PACKET_SIZE MAX_PACKETS")
+addressing_mode = constant_class("addressing_mode", "CL_ADDRESS_", "NONE CLAMP_TO_EDGE CLAMP REPEAT MIRRORED_REPEAT")
+filter_mode = constant_class("filter_mode", "CL_FILTER_", "NEAREST LINEAR")
+sampler_info = constant_class(
     "sampler_info",
     "CL_SAMPLER_",
     """
@@ -332,9 +248,11 @@ sampler_info = _constants(
         MIP_FILTER_MODE_KHR LOD_MIN_KHR LOD_MAX_KHR
         """,
 )
-sampler_properties = _constants("sampler_properties", "CL_SAMPLER_", "NORMALIZED_COORDS ADDRESSING_MODE FILTER_MODE")
-map_flags = _constants("map_flags", "CL_MAP_", "READ WRITE WRITE_INVALIDATE_REGION", bitfield=True)
-program_info = _constants(
+sampler_properties = constant_class(
+    "sampler_properties", "CL_SAMPLER_", "NORMALIZED_COORDS ADDRESSING_MODE FILTER_MODE"
+)
+map_flags = constant_class("map_flags", "CL_MAP_", "READ WRITE WRITE_INVALIDATE_REGION", bitfield=True)
+program_info = constant_class(
     "program_info",
     "CL_PROGRAM_",
     """
@@ -343,7 +261,7 @@ program_info = _constants(
         SCOPE_GLOBAL_DTORS_PRESENT
         """,
 )
-program_build_info = _constants(
+program_build_info = constant_class(
     "program_build_info",
     "CL_PROGRAM_BUILD_",
     """
@@ -351,38 +269,38 @@ program_build_info = _constants(
         GLOBAL_VARIABLE_TOTAL_SIZE
         """,
 )
-program_binary_type = _constants(
+program_binary_type = constant_class(
     "program_binary_type",
     "CL_PROGRAM_BINARY_TYPE_",
     "NONE COMPILED_OBJECT LIBRARY EXECUTABLE",
 )
-kernel_info = _constants(
+kernel_info = constant_class(
     "kernel_info",
     "CL_KERNEL_",
     "FUNCTION_NAME NUM_ARGS REFERENCE_COUNT CONTEXT PROGRAM ATTRIBUTES",
 )
-kernel_arg_info = _constants(
+kernel_arg_info = constant_class(
     "kernel_arg_info",
     "CL_KERNEL_ARG_",
     "ADDRESS_QUALIFIER ACCESS_QUALIFIER TYPE_NAME TYPE_QUALIFIER NAME",
 )
-kernel_arg_address_qualifier = _constants(
+kernel_arg_address_qualifier = constant_class(
     "kernel_arg_address_qualifier",
     "CL_KERNEL_ARG_ADDRESS_",
     "GLOBAL LOCAL CONSTANT PRIVATE",
 )
-kernel_arg_access_qualifier = _constants(
+kernel_arg_access_qualifier = constant_class(
     "kernel_arg_access_qualifier",
     "CL_KERNEL_ARG_ACCESS_",
     "READ_ONLY WRITE_ONLY READ_WRITE NONE",
 )
-kernel_arg_type_qualifier = _constants(
+kernel_arg_type_qualifier = constant_class(
     "kernel_arg_type_qualifier",
     "CL_KERNEL_ARG_TYPE_",
     "NONE CONST RESTRICT VOLATILE PIPE",
     bitfield=True,
 )
-kernel_work_group_info = _constants(
+kernel_work_group_info = constant_class(
     "kernel_work_group_info",
     "CL_KERNEL_",
     """
@@ -390,7 +308,7 @@ kernel_work_group_info = _constants(
         PREFERRED_WORK_GROUP_SIZE_MULTIPLE PRIVATE_MEM_SIZE GLOBAL_WORK_SIZE
         """,
 )
-kernel_sub_group_info = _constants(
+kernel_sub_group_info = constant_class(
     "kernel_sub_group_info",
     "CL_KERNEL_",
     """
@@ -398,12 +316,12 @@ kernel_sub_group_info = _constants(
         LOCAL_SIZE_FOR_SUB_GROUP_COUNT MAX_NUM_SUB_GROUPS COMPILE_NUM_SUB_GROUPS
         """,
 )
-event_info = _constants(
+event_info = constant_class(
     "event_info",
     "CL_EVENT_",
     "COMMAND_QUEUE COMMAND_TYPE REFERENCE_COUNT COMMAND_EXECUTION_STATUS CONTEXT",
 )
-command_type = _constants(
+command_type = constant_class(
     "command_type",
     "CL_COMMAND_",
     """
@@ -416,26 +334,26 @@ command_type = _constants(
         SVM_UNMAP SVM_MIGRATE_MEM
         """,
 )
-command_execution_status = _constants("command_execution_status", "CL_", "COMPLETE RUNNING SUBMITTED QUEUED")
-profiling_info = _constants("profiling_info", "CL_PROFILING_COMMAND_", "QUEUED SUBMIT START END COMPLETE")
-mem_migration_flags = _constants(
+command_execution_status = constant_class("command_execution_status", "CL_", "COMPLETE RUNNING SUBMITTED QUEUED")
+profiling_info = constant_class("profiling_info", "CL_PROFILING_COMMAND_", "QUEUED SUBMIT START END COMPLETE")
+mem_migration_flags = constant_class(
     "mem_migration_flags",
     "CL_MIGRATE_MEM_OBJECT_",
     "HOST CONTENT_UNDEFINED",
     bitfield=True,
 )
-device_partition_property = _constants(
+device_partition_property = constant_class(
     "device_partition_property",
     "CL_DEVICE_PARTITION_",
     "EQUALLY BY_COUNTS BY_COUNTS_LIST_END BY_AFFINITY_DOMAIN",
 )
-device_affinity_domain = _constants(
+device_affinity_domain = constant_class(
     "device_affinity_domain",
     "CL_DEVICE_AFFINITY_DOMAIN_",
     "NUMA L4_CACHE L3_CACHE L2_CACHE L1_CACHE NEXT_PARTITIONABLE",
     bitfield=True,
 )
-device_atomic_capabilities = _constants(
+device_atomic_capabilities = constant_class(
     "device_atomic_capabilities",
     "CL_DEVICE_ATOMIC_",
     """
@@ -444,25 +362,25 @@ device_atomic_capabilities = _constants(
         """,
     bitfield=True,
 )
-device_device_enqueue_capabilities = _constants(
+device_device_enqueue_capabilities = constant_class(
     "device_device_enqueue_capabilities",
     "CL_DEVICE_QUEUE_",
     "SUPPORTED REPLACEABLE_DEFAULT",
     bitfield=True,
 )
 # Field widths and masks of cl_version (not bits to combine).
-version_bits = _constants(
+version_bits = constant_class(
     "version_bits",
     "CL_VERSION_",
     "MAJOR_BITS MINOR_BITS PATCH_BITS MAJOR_MASK MINOR_MASK PATCH_MASK",
 )
-khronos_vendor_id = _constants("khronos_vendor_id", "CL_KHRONOS_VENDOR_ID_", "CODEPLAY")
+khronos_vendor_id = constant_class("khronos_vendor_id", "CL_KHRONOS_VENDOR_ID_", "CODEPLAY")
 # In PyOpenCL builds with OpenGL (and in its __all__ and type stub).
-gl_object_type = _constants("gl_object_type", "CL_GL_OBJECT_", "BUFFER TEXTURE2D TEXTURE3D RENDERBUFFER")
-gl_texture_info = _constants("gl_texture_info", "CL_GL_", "TEXTURE_TARGET MIPMAP_LEVEL")
+gl_object_type = constant_class("gl_object_type", "CL_GL_OBJECT_", "BUFFER TEXTURE2D TEXTURE3D RENDERBUFFER")
+gl_texture_info = constant_class("gl_texture_info", "CL_GL_", "TEXTURE_TARGET MIPMAP_LEVEL")
 # pycl additions: not in PyOpenCL 2026.1.4.
-build_status = _constants("build_status", "CL_BUILD_", "SUCCESS NONE ERROR IN_PROGRESS")
-kernel_exec_info = _constants("kernel_exec_info", "CL_KERNEL_EXEC_INFO_", "SVM_PTRS SVM_FINE_GRAIN_SYSTEM")
+build_status = constant_class("build_status", "CL_BUILD_", "SUCCESS NONE ERROR IN_PROGRESS")
+kernel_exec_info = constant_class("kernel_exec_info", "CL_KERNEL_EXEC_INFO_", "SVM_PTRS SVM_FINE_GRAIN_SYSTEM")
 
 
 __all__ = [

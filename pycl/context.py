@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
     from typing import TypeVar
 
-    from pycl.budget import _Account
+    from pycl.budget import DeviceAccount
 
     # Platforms or devices, by name.
     _Named = TypeVar("_Named", Platform, Device)
@@ -44,7 +44,7 @@ class Context(Handle):
     _devices: Optional[list[Device]]
     _stager: Any
     _between_stager: Any
-    _account: Optional[_Account]
+    _account: Optional[DeviceAccount]
     _sub_aligns: Optional[tuple[int, ...]]
     _memo: dict[Any, Any]
     _ctype = "cl_context"

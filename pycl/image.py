@@ -54,7 +54,8 @@ from pycl import _info
 from pycl import _wards
 from pycl.errors import UnavailableError, check, logic_error
 from pycl.event import Event, out_cell, take_event
-from pycl.mapping import MemoryMap, _dtype as _map_dtype
+from pycl.mapping import MemoryMap
+from pycl._args import dtype_of as _map_dtype
 from pycl.memory import ALLOCATION_FAILURES, MemoryObject, array_interface, register_mem_class
 from pycl.transfer import (
     _copy_buffer,

@@ -37,7 +37,7 @@ from pycl.errors import check, logic_error
 from pycl.event import Event, out_cell, take_event
 from pycl.memory import MemoryObject, array_interface, array_layout
 from pycl.queue import queue_handle
-from pycl._args import map_flags_value, mem_handle, size_value, wait_list
+from pycl._args import dtype_of, map_flags_value, mem_handle, size_value, wait_list
 
 import numpy as np
 
@@ -54,23 +54,6 @@ if TYPE_CHECKING:
 __all__ = ["MemoryMap", "enqueue_map_buffer"]
 
 _DL_CPU = 1  # DLPack's kDLCPU
-
-
-_dtypes: dict[Any, np.dtype[Any]] = {}
-
-
-def _dtype(dtype: DTypeLike) -> np.dtype[Any]:
-    """``numpy.dtype(dtype)``, memoized for hashable specs such as ``np.float32``."""
-    try:
-        return _dtypes[dtype]
-    except (KeyError, TypeError):
-        result = np.dtype(dtype)
-        try:
-            if len(_dtypes) < 256:
-                _dtypes[dtype] = result
-        except TypeError:
-            pass
-        return result
 
 
 class MemoryMap:
@@ -180,7 +163,7 @@ def enqueue_map_buffer(
     flags = map_flags_value(flags, buf, routine)
     offset = size_value(offset, "offset", routine)
     if not isinstance(dtype, np.dtype):
-        dtype = _dtype(dtype)
+        dtype = dtype_of(dtype)
     shape, dtype, strides, nbytes = array_layout(shape, dtype, order, strides, routine)
     if nbytes == 0:
         raise logic_error(routine, "an array of shape %r maps no bytes; OpenCL maps at least one" % (shape,))

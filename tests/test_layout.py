@@ -105,3 +105,35 @@ def test_no_developer_tooling_in_the_package():
     entries = set(os.listdir(PACKAGE))
     assert "apiref.py" not in entries and "reference" not in entries
     assert {"py.typed", "_typing.pyi", "_lib.pyi"} <= entries
+
+
+def _private_names_from_public_modules(module, source):
+    """``(line, "from pycl.x import _y")`` for each ``_``-name that ``module``
+    (its text ``source``) imports from another public pycl module."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.ImportFrom) or not node.module:
+            continue
+        parts = node.module.split(".")
+        if parts[0] != "pycl" or len(parts) < 2 or parts[1].startswith("_") or parts[1] == module:
+            continue
+        for alias in node.names:
+            if alias.name.startswith("_") and not alias.name.startswith("__"):
+                found.append((node.lineno, "from %s import %s" % (node.module, alias.name)))
+    return found
+
+
+def test_no_private_names_from_public_modules():
+    # What modules share privately lives in an internal module (pycl._enqueue,
+    # pycl._args ...): a public module's underscore names are its own.
+    offenders = []
+    for module in _modules():
+        with open(os.path.join(PACKAGE, module + ".py"), encoding="utf-8") as f:
+            for line, text in _private_names_from_public_modules(module, f.read()):
+                offenders.append("pycl/%s.py:%d: %s" % (module, line, text))
+    assert not offenders, "private names taken from public modules:\n" + "\n".join(offenders)
+
+
+def test_the_private_import_check_sees_offenders():
+    source = "from pycl.transfer import _marker, route\nfrom pycl._args import _x\nfrom pycl.memory import __all__\n"
+    assert _private_names_from_public_modules("image", source) == [(1, "from pycl.transfer import _marker")]
