@@ -17,7 +17,7 @@
 
 #include "dispatch.h"
 
-#define MAX_VENDORS 32
+#define MAX_VENDORS   32
 #define MAX_PLATFORMS 64
 
 struct vendor {
