@@ -22,7 +22,7 @@ VENV ?= .venv
 BIN = $(VENV)/bin
 C_SOURCES = $(wildcard cl_shim/include/*.h cl_shim/include/pycl/*.h cl_shim/src/*.[ch])
 SOURCES = build_ffi.py pycl/build_ffi.py setup.py pyproject.toml $(C_SOURCES)
-# PoCL writes a kernel cache at every context creation (QUIRKS.md).
+# PoCL writes a kernel cache at every context creation (docs/quirks.md).
 export POCL_CACHE_DIR ?= $(shell mktemp -d -t pycl-pocl-cache-XXXXXX)
 
 .PHONY: install demo test test-multi-device test-pyopencl-layer pyopencl-suites bench lint clean

@@ -449,7 +449,7 @@ static cl_int resolve_sub_buffer(cl_mem *mem, size_t origin[3])
 }
 
 /* PoCL 3.0 and 3.1 segfault in clEnqueueCopyBufferRect when either side is a
- * sub-buffer (QUIRKS.md); the parent-relative copy is the same command. It can
+ * sub-buffer (docs/quirks.md); the parent-relative copy is the same command. It can
  * go when no supported PoCL has the defect. The strict rule above is then
  * judged against the parent's size. */
 cl_int pycl_enqueue_copy_buffer_rect(cl_command_queue queue, cl_mem src, cl_mem dst, const size_t *src_origin,
@@ -537,7 +537,7 @@ void pycl_mapping_hold(struct pycl_mapping *m, cl_command_queue queue, cl_mem me
 
 /* Whether the map command has completed: then the unmap needs no wait list
  * (PoCL wakes its worker thread later for a command with dependencies, which
- * made map+unmap 1.5x slower than without one). */
+ * made map+unmap slower: docs/design.md, "Lifetimes and deferred releases"). */
 static int map_done(const struct pycl_mapping *mapping)
 {
     if (!mapping->map_event)

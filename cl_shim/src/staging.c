@@ -474,9 +474,9 @@ static cl_int enqueue_chunk_read(struct pycl_stager *s, cl_command_queue queue, 
 /* Blocking: the calling thread drives the pipeline, waiting for each read
  * before it enqueues the chunk's write, and for a write before its slot is
  * read into again; no event crosses a context. Reads run up to `slots` - 1
- * chunks ahead of the writes, so both devices copy at once. Measured on an
- * H100 with two contexts: relayed events, set from callbacks, cost about
- * 4 ms per 8 MiB chunk there (2-4.5 GB/s). */
+ * chunks ahead of the writes, so both devices copy at once. Relayed events,
+ * set from callbacks, cost milliseconds per chunk on NVIDIA's OpenCL
+ * (docs/design.md, "Several devices"). */
 static cl_int driven_copy(struct pycl_stager *s, cl_command_queue src_queue, cl_mem src, size_t src_offset,
                           cl_command_queue dst_queue, cl_mem dst, size_t dst_offset, size_t size,
                           cl_uint num_src_events, const cl_event *src_events, cl_uint num_dst_events,

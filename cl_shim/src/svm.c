@@ -13,7 +13,7 @@
  * PoCL 3.0 stores the svm_pointers array of clEnqueueSVMFree and reads it on
  * its worker thread when the command runs (3.1 copies it), although the spec
  * lets the caller reuse it at once: PyOpenCL passes a stack array and aborts
- * with "double free or corruption" at exit (QUIRKS.md). So each queued free
+ * with "double free or corruption" at exit (docs/quirks.md). So each queued free
  * gets a heap node holding the array, which the shim frees only after the
  * command has run. This costs one small malloc per free; it can go when no
  * supported PoCL is older than 3.1. */
@@ -31,9 +31,9 @@
  * memory with clSVMFree, as the driver would itself, and marks the node done.
  * The shim frees the node (and with it the pointer array) at a later drain,
  * after the callback has returned. A flag set by the command itself costs
- * less than an event per free (an event to create, query and release: about
- * 2 us each on PoCL, measured), and the callback neither blocks nor releases
- * anything. */
+ * less than an event per free (an event to create, query and release:
+ * docs/design.md, "Lifetimes and deferred releases"), and the callback neither
+ * blocks nor releases anything. */
 #define BATCH_POINTERS 64
 #define BATCH_BYTES    ((size_t)4 << 20)
 
@@ -165,8 +165,9 @@ static size_t drain(int full)
 
 /* The opportunistic drain of the calls below: only once some items have
  * gathered, so that an allocation does not pay a lock, a malloc and a
- * context release for the one item its predecessor's free left (PoCL 3.0:
- * 0.70 -> 0.4x us for an unbound allocate+free). Items wait a little longer;
+ * context release for the one item its predecessor's free left (measured on
+ * PoCL 3.0: docs/design.md, "Lifetimes and deferred releases"). Items wait a
+ * little longer;
  * pycl_svm_drain still drains everything. */
 #define DRAIN_AT 32
 

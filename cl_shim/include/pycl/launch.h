@@ -2,8 +2,8 @@
  * changed since its last launch are set, then the NDRange is enqueued. Python
  * keeps one pycl_kernel_args per kernel object and writes the new values into
  * its cells between launches; work sizes travel as scalars, so a launch
- * allocates nothing (three cffi size_t arrays alone cost about 0.5 us on
- * CPython). pycl-internal, not in the dispatcher: C code calls
+ * allocates nothing (cffi arrays are dear on CPython: docs/design.md,
+ * "Enqueue routes"). pycl-internal, not in the dispatcher: C code calls
  * clSetKernelArg and clEnqueueNDRangeKernel through the runtime.h entries. */
 
 /* marks[i]: how argument i is set at the next launch, 0 once it has been

@@ -1,7 +1,7 @@
 /* Scalar-argument forms of the calls whose OpenCL signature takes size_t[3]
  * origins and regions (scalars.c): pycl's Python layer passes plain ints, so
- * a small rect or image-region transfer allocates no arrays (three cffi
- * arrays cost about 0.5 us on CPython). pycl-internal, not in the
+ * a small rect or image-region transfer allocates no arrays (cffi arrays are
+ * dear on CPython: docs/design.md, "Enqueue routes"). pycl-internal, not in the
  * dispatcher: C code calls the array forms. `reading`: 1 reads into host
  * memory, 0 writes from it. */
 cl_int pycl_host_rect(cl_command_queue queue, cl_mem buffer, int reading, cl_bool blocking, size_t buffer_x,
