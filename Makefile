@@ -7,6 +7,7 @@
 #                              PoCL giving two CPU devices (POCL_DEVICES)
 #   make bench            benchmarks against PyOpenCL on the same device (BENCH_ARGS=...)
 #   make typecheck        mypy on pycl and examples/typed_tour.py (settings in pyproject.toml)
+#   make lint             ruff (check and format) on the Python, clang-format on cl_shim/
 #   make test-wheel       build the sdist and wheel, install the wheel in a fresh
 #                         environment and run the suite from outside the checkout
 #   make docs             the Sphinx site in docs/_build/html (warnings are errors)
@@ -19,8 +20,9 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
-SOURCES = build_ffi.py pycl/build_ffi.py setup.py pyproject.toml $(wildcard cl_shim/include/*.h cl_shim/include/pycl/*.h cl_shim/src/*.[ch])
-# PoCL writes a kernel cache at every context creation (QUIRKS.md).
+C_SOURCES = $(wildcard cl_shim/include/*.h cl_shim/include/pycl/*.h cl_shim/src/*.[ch])
+SOURCES = build_ffi.py pycl/build_ffi.py setup.py pyproject.toml $(C_SOURCES)
+# PoCL writes a kernel cache at every context creation (docs/quirks.md).
 export POCL_CACHE_DIR ?= $(shell mktemp -d -t pycl-pocl-cache-XXXXXX)
 
 .PHONY: install demo test test-multi-device test-pyopencl-layer pyopencl-suites bench lint clean
@@ -140,10 +142,17 @@ mutate: $(VENV)/.installed-test
 		PYOPENCL_TEST="$(MUTATE_DEVICE)" $(BIN)/python tools/mutate_checks.py --module pycl/$$m.py --limits-only \
 			|| exit 1; done
 
-lint: install
-	$(BIN)/python -m pip install -q ruff
-	$(BIN)/python -m ruff check pycl tests bench examples tools docs/*.py build_ffi.py
-	$(BIN)/python -m ruff format --check pycl tests bench examples tools docs/*.py build_ffi.py
+# ruff (lint and format) on the Python, clang-format (.clang-format) on the C
+# shim. Pinned: another release of either formats differently. Needs no build
+# of pycl, so CI runs it first. To apply the formats: ruff format PATHS and
+# clang-format -i $(C_SOURCES).
+LINT_TOOLS = ruff==0.17.6 clang-format==23.1.3
+PY_SOURCES = pycl tests bench examples tools docs/*.py build_ffi.py setup.py
+lint: $(BIN)/python
+	$(BIN)/python -m pip install -q $(LINT_TOOLS)
+	$(BIN)/python -m ruff check $(PY_SOURCES)
+	$(BIN)/python -m ruff format --check $(PY_SOURCES)
+	$(BIN)/clang-format --dry-run -Werror $(C_SOURCES)
 
 clean:
 	rm -rf build *.egg-info pycl/_lib*.so pycl/_lib.c .venv .venv-pypy .venv-pypy311 .pypy311 .cache

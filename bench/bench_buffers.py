@@ -9,7 +9,7 @@ Operations (``L`` = ``--large-mib``, default 64 MiB):
   object (pycl makes a Python object with ``ffi.gc``; PyOpenCL one in C++);
 - ``buf[0:1024]`` + ``release()``: a sub-buffer of a 1 MiB buffer;
 - blocking writes and reads of 8 B and 4 KiB: per-call overhead, which the
-  driver's latency dominates on PoCL (QUIRKS.md);
+  driver's latency dominates on PoCL (docs/quirks.md);
 - blocking write and read of ``L`` from/to a numpy array, against
   ``np.copyto`` of ``L`` (the host's memory bandwidth);
 - a rect read of a 1024x1024 float32 block out of a 2048-wide buffer, and of

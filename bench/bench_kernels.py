@@ -22,7 +22,8 @@ driver cost of a launch, the call programs make most:
 Targets (kind "launch"): 1.25x on GPUs, 1.5x on CPU devices, where PoCL's
 worker thread sleeps between launches and makes small ratios noisy. On PoCL's
 CPU devices run with ``--processes``: in one process the two libraries'
-launches share PoCL's worker threads, and rows take 100 us on both sides.
+launches share PoCL's worker threads and slow each other down (bench/README.md,
+``--processes``).
 """
 
 import numpy as np

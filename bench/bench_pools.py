@@ -12,7 +12,7 @@ ones). Operations:
   what a pool is for: the cost of the Python object and the bookkeeping);
 - ``SVMPool(SVMAllocator(ctx, queue=queue))``: ``pool(size)`` + ``release()``
   (SVM devices; PyOpenCL's allocator has no queue on PoCL 3.0, whose
-  queue-bound frees corrupt memory: QUIRKS.md; no block is freed while
+  queue-bound frees corrupt memory: docs/quirks.md; no block is freed while
   timing anyway);
 - a sliding-window step: allocate a block, release the one allocated
   ``WINDOW`` steps earlier (a stream of temporaries).

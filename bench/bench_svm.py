@@ -5,7 +5,7 @@
 
 Allocations are bound to the queue on both sides, so both free in queue order
 (pycl batches such frees in the shim). Except: PyOpenCL's queue-bound frees
-corrupt memory on PoCL 3.0 (the pip PoCL: QUIRKS.md), so there its
+corrupt memory on PoCL 3.0 (the pip PoCL: docs/quirks.md), so there its
 queue-bound rows are skipped and its long-lived allocations are unbound; the
 "(no queue)" row compares immediate frees on both sides. Rows that need SVM
 are skipped on devices without it, fine-grain rows on devices without
@@ -54,7 +54,7 @@ def operations(s):
 
     RW = cl.svm_mem_flags.READ_WRITE
     bound = s.svm_queue()  # None for PyOpenCL on PoCL 3.0
-    crash = "PyOpenCL's queue-bound SVM frees corrupt memory on PoCL 3.0 (QUIRKS.md)"
+    crash = "PyOpenCL's queue-bound SVM frees corrupt memory on PoCL 3.0 (docs/quirks.md)"
     ops = []
 
     def alloc_bound():

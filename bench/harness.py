@@ -18,9 +18,10 @@ context ``s.ctx`` and an in-order queue ``s.queue`` made for it; an optional
 - **device selection** (``--device``) for both libraries: PyOpenCL's device is
   the one whose platform name and version and device name match pycl's;
 - the **table printer** (Markdown): times, GB/s of the operations that move
-  data, the ratios pycl / PyOpenCL (below 1: pycl is faster), DESIGN.md's
-  targets, and for bulk copies the fraction of ``np.copyto``'s bandwidth of
-  the same size measured in the same column (the host's memory bandwidth).
+  data, the ratios pycl / PyOpenCL (below 1: pycl is faster), the targets
+  (bench/README.md, "Targets"), and for bulk copies the fraction of
+  ``np.copyto``'s bandwidth of the same size measured in the same column (the
+  host's memory bandwidth).
 
 No timing is asserted anywhere; compare figures of one run only.
 """
@@ -45,11 +46,11 @@ MIB = 1 << 20
 BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
 MODULES = ("buffers", "svm", "images", "pools", "kernels", "devices")
 
-# DESIGN.md's performance targets, by kind of operation: the largest
-# pycl/PyOpenCL time ratio allowed on CPython. On PyPy, every operation must
-# beat PyOpenCL on CPython (ratio below 1).
+# The performance targets (bench/README.md, "Targets"), by kind of operation:
+# the largest pycl/PyOpenCL time ratio allowed on CPython. On PyPy, every
+# operation must beat PyOpenCL on CPython (ratio below 1).
 TARGETS = {"driver": 1.1, "object": 2.0, "launch": 1.25}
-# Object creation, by the operation's leading words (DESIGN.md and issue 12):
+# Object creation, by the operation's leading words (issue 12):
 # a minimal __slots__ class around one cffi create call measures about 2.5x
 # of PyOpenCL's Buffer, the floor these targets are set from.
 OBJECT_TARGETS = (
@@ -157,7 +158,7 @@ class Setup:
     @property
     def pyopencl_svm_free_crashes(self):
         """PyOpenCL's queue-bound SVM frees corrupt memory on PoCL 3.0, which
-        reads the freed pointer array later (QUIRKS.md): an abort within a
+        reads the freed pointer array later (docs/quirks.md): an abort within a
         few thousand frees. Rows that need them are skipped for PyOpenCL there."""
         return self.lib == "pyopencl" and _is_pocl_30(self.device)
 
@@ -771,7 +772,7 @@ def main(argv=None, default_only=None):
         theirs, why = match_device(pyopencl, ident)
         if theirs is None:
             pyopencl, missing = None, "PyOpenCL does not see pycl's device: %s" % why
-            missing += "\n(PyOpenCL's bundled loader reads OCL_ICD_VENDORS, not OCL_ICD_FILENAMES: QUIRKS.md)"
+            missing += "\n(PyOpenCL's bundled loader reads OCL_ICD_VENDORS, not OCL_ICD_FILENAMES: bench/README.md)"
     libs = {"pycl": ("pycl", pycl)}
     if pyopencl is not None:
         libs["pyopencl"] = ("pyopencl", pyopencl)

@@ -1,5 +1,5 @@
 """Whether a device's compiler builds kernels: the pip PoCL 3.0 cannot
-target some CPUs (QUIRKS.md). ``python -m pycl`` reports it and pycl.testing
+target some CPUs (docs/quirks.md). ``python -m pycl`` reports it and pycl.testing
 skips kernel tests on it; here, so that the report needs no pytest."""
 
 from __future__ import annotations
@@ -37,5 +37,5 @@ def _compile_problem_by_ptr(device_ptr: int) -> Optional[str]:
 
 def kernel_compile_problem(device: Device) -> Optional[str]:
     """None if ``device`` builds kernels, else the compiler's message (the pip
-    PoCL 3.0 cannot target some CPUs: QUIRKS.md). Checked once per device."""
+    PoCL 3.0 cannot target some CPUs: docs/quirks.md). Checked once per device."""
     return _compile_problem_by_ptr(device.int_ptr)

@@ -3,10 +3,10 @@ device or in another context.
 
 OpenCL copies buffers within one context only, so the usual multi-GPU
 design (a context per GPU) has no copy between GPUs at all, and a context of
-several devices moves buffers the driver's way: NVIDIA's OpenCL (CUDA 13)
-migrates a buffer between two H200s at about 1.4 GB/s (docs/quirks.md). Every
-GPU reads and writes pinned host memory at about 55 GB/s, so pycl copies
-through pinned slots: the source device reads a chunk into one slot while the
+several devices moves buffers the driver's way, which on NVIDIA's OpenCL
+(CUDA 13) is far slower than a GPU reads and writes pinned host memory
+(docs/quirks.md; docs/design.md, "Several devices"). So pycl copies through
+pinned slots: the source device reads a chunk into one slot while the
 destination device writes an earlier chunk from another, both copy engines
 busy at once (``pycl_staged_copy_between``, cl_shim/src/staging.c).
 """

@@ -4,9 +4,8 @@ On CPython a dropped ``Buffer`` frees its memory at once (reference
 counting). On PyPy it waits for a garbage collection, and PyPy's collector
 sees only the small Python object, not the device or host memory behind it,
 so a loop that drops its buffers instead of calling ``release()`` piles them
-up: 200 dropped 64 MiB buffers on the pip PoCL grew PyPy 7.3.11 to 13 GiB
-(CPython: 265 MiB). ``ffi.gc(size=...)``, PyPy's own remedy, made a 1 MiB
-Buffer cost about 440 us.
+up, and ``ffi.gc(size=...)``, PyPy's own remedy, makes every allocation dear
+(docs/budget.md has the figures).
 
 So pycl keeps an account per device: every object that owns memory (buffers
 but not sub-buffers, images but not images over a buffer, pipes, SVM
@@ -17,8 +16,8 @@ collected pool block goes back to its bin in C and counts until the next
 collection). When the bytes added since the last collection exceed the
 device's budget, pycl collects garbage before it allocates more: the
 memory held by unreachable objects stays below about one budget per device,
-at the cost of one ``gc.collect()`` (a few milliseconds on PyPy) per budget's
-worth of dropped memory. Programs that release explicitly never collect.
+at the cost of one ``gc.collect()`` per budget's worth of dropped memory.
+Programs that release explicitly never collect.
 
 The budget of a device is ``max(min_bytes, fraction * global_mem_size)``
 (default 256 MiB and 1/16). A multi-device context uses the smallest budget

@@ -156,10 +156,10 @@ class MemoryObject(Handle):
     _invalid_code = lib.CL_INVALID_MEM_OBJECT
 
     def _adopt(self, raw: Any, release: Any = lib.pycl_mem_release) -> None:
-        # The object's size is not reported to ffi.gc: PyPy turns it into GC
-        # pressure that made a 1 MiB Buffer cost ~400 us (PyPy 7.3.11,
-        # measured), and CPython ignores it. pycl.budget bounds what dropped
-        # objects hold instead, and failed allocations collect and retry.
+        # The object's size is not reported to ffi.gc: PyPy turns it into
+        # collection work at every allocation (docs/budget.md), and CPython
+        # ignores it. pycl.budget bounds what dropped objects hold instead,
+        # and failed allocations collect and retry.
         self._ptr = int(ffi.cast("intptr_t", raw))
         self._handle = ffi.gc(raw, release)
         self._hostbuf = None

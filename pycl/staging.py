@@ -3,9 +3,8 @@
 drain while the device moves other slots (cl_shim/include/pycl/staging.h).
 
 A GPU driver copies pageable memory through its own small pinned buffer with
-one thread: NVIDIA's OpenCL (CUDA 13, H200) moves 256 MiB from a numpy array
-at ~8.4 GB/s but from pinned memory at ~55 GB/s (QUIRKS.md). ``enqueue_copy``
-stages a buffer write or read when
+one thread, several times slower than it copies from pinned memory (NVIDIA's
+OpenCL: docs/quirks.md). ``enqueue_copy`` stages a buffer write or read when
 
 - it is blocking (the default) and moves at least ``min_bytes`` (default
   8 MiB),
@@ -42,18 +41,8 @@ if TYPE_CHECKING:
 __all__ = ["configure", "settings"]
 
 _dt = _constants.device_type
-# Defaults from a sweep on the H200 machine (16 cores, 256 MiB, 2026-11-22):
-# 2 MiB chunks with 8 threads staged 46.8 GB/s host to device and 43.2 GB/s
-# back (12 threads: 46.4 / 46.6), against the driver's 9.3 / 16.1 GB/s from
-# the same numpy arrays and 55.2 / 55.1 GB/s from pinned arrays; 16 MiB
-# chunks reached only ~30 GB/s.
-# Copies between devices (enqueue_copy_between): a sweep of device -> pinned
-# -> device pipelines with the read and the write on two queues, on one H200
-# (2026-11-25): 4 MiB x 16 slots 48.8 GB/s, 8 MiB x 8 49.5 GB/s, 16 MiB x 8
-# 49.6 GB/s (one queue for both: 27 GB/s); each engine alone moves 54.6 GB/s.
-# pycl's blocking enqueue_copy_between of 1 GiB between two contexts on one
-# H100: 2 MiB x 16 44.4 GB/s, 4 x 8 47.0, 8 x 4 48.6, 8 x 8 48.1, 16 x 8 49.1;
-# between two H200s 53.1 GB/s at 8 x 8 (64 MiB of pinned slots per context).
+# The defaults come from sweeps of chunk sizes, thread and slot counts on the
+# GPU machines (docs/design.md, "Staging", has the figures).
 _settings: dict[str, int] = {
     "min_bytes": 8 << 20,
     "chunk_bytes": 2 << 20,
@@ -161,8 +150,8 @@ def _new_stager(queue: CommandQueue, chunk: int, slots: int, threads: int) -> An
 def _threads_for(device: Device, threads: int) -> int:
     """One host thread on drivers that crash when several threads enqueue on
     one queue at once (docs/quirks.md): Oclgrind 21.10 (any two threads) and
-    the pip PoCL 3.0-rc2 (three threads: 8 crashes in 8 runs; Debian's PoCL
-    3.1 and NVIDIA's OpenCL run 3 to 12 threads cleanly)."""
+    the pip PoCL 3.0-rc2 (three threads; Debian's PoCL 3.1 and NVIDIA's
+    OpenCL run 3 to 12 threads cleanly)."""
     platform = device.platform
     if platform.name == "Oclgrind" or "PoCL 3.0-rc2" in platform.version:
         return 1

@@ -4,7 +4,7 @@ import tempfile
 import pytest
 from hypothesis import HealthCheck, settings
 
-# PoCL writes a kernel cache at every context creation (QUIRKS.md).
+# PoCL writes a kernel cache at every context creation (docs/quirks.md).
 os.environ.setdefault("POCL_CACHE_DIR", tempfile.mkdtemp(prefix="pycl-pocl-cache-"))
 
 import pycl  # noqa: E402

@@ -4,7 +4,7 @@
   queued, with the queue and context dropped first, then interpreter exit with
   everything in flight; in a subprocess, repeated. PyOpenCL aborts with
   "double free or corruption" here on the pip PoCL 3.0, whose
-  clEnqueueSVMFree reads the caller's pointer array late (QUIRKS.md).
+  clEnqueueSVMFree reads the caller's pointer array late (docs/quirks.md).
 - Stress: thousands of queue-bound allocations freed while earlier commands
   that use them are held back by a user event; the host writes each new
   allocation's data on another queue meanwhile, so a free that ran early would

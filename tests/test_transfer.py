@@ -242,7 +242,7 @@ def test_rect_host_copies(cq, use_sub):
 @pytest.mark.parametrize("use_sub", [False, True])
 def test_rect_buffer_copies_on_sub_buffers(cq, use_sub):
     # PoCL crashes in clEnqueueCopyBufferRect on sub-buffers; the shim passes
-    # their parent and a shifted origin (QUIRKS.md).
+    # their parent and a shifted origin (docs/quirks.md).
     ctx, queue = cq
     align = align_of(ctx)
     a_root, a_model_root = filled(ctx, 3 * align, 6)

@@ -21,18 +21,20 @@ name:
 - the names the pages refer to: ``:class:``/``:func:`` targets of the
   ``.rst`` and ``pyopencl.*`` names in the rendered text, including the
   ``pyopencl._cl.*`` types of the signatures. ``pyopencl.array`` is left out:
-  pycl has no array module (DESIGN.md).
+  pycl has no array module (it runs PyOpenCL's own: docs/design.md,
+  "PyOpenCL's Python layer").
 
 Where the pages differ, the rendered page gives the signature and the union
-gives the names (DESIGN.md). ``check(entry)`` compares one entry with pycl:
-the name at the same place (``pyopencl.tools.X`` is ``pycl.tools.X``,
-methods and attributes on their class), the documented parameters (names,
-kinds, defaults; a leading ``self`` and pybind11's unnamed ``argN`` names are
-not compared), ``==``/hash defined on comparable classes, and the lower-case
-info attributes that an ``info`` entry promises. ``differences()`` reads the
-deliberate differences listed in ``docs/differences.md`` ("API differences
-checked by tests"). tools/api_report.py (the documentation's coverage page)
-and tests/test_api_reference.py use this module; none of it is installed.
+gives the names (docs/design.md, "The object model"). ``check(entry)``
+compares one entry with pycl: the name at the same place (``pyopencl.tools.X``
+is ``pycl.tools.X``, methods and attributes on their class), the documented
+parameters (names, kinds, defaults; a leading ``self`` and pybind11's unnamed
+``argN`` names are not compared), ``==``/hash defined on comparable classes,
+and the lower-case info attributes that an ``info`` entry promises.
+``differences()`` reads the deliberate differences listed in
+``docs/differences.md`` ("API differences checked by tests").
+tools/api_report.py (the documentation's coverage page) and
+tests/test_api_reference.py use this module; none of it is installed.
 """
 
 import ast
@@ -228,7 +230,7 @@ _RENDERED_ENTRY = re.compile(
     r"(?P<source>\[source\])?#$"
 )
 _QUALIFIED = re.compile(r"\bpyopencl(?:\.[A-Za-z_]\w*)+")
-_LEFT_OUT = ("pyopencl.array",)  # no array module in pycl (DESIGN.md)
+_LEFT_OUT = ("pyopencl.array",)  # no array module in pycl (docs/design.md, "PyOpenCL's Python layer")
 _KIND = {
     "class": "class",
     "exception": "exception",

@@ -10,8 +10,8 @@
 /* Finds the table of `object` (any CL handle) and checks that the platform it
  * belongs to implements `need` (PYCL_V) and fills slot `entry`. Sets
  * pycl_unavailable_reason() and returns PYCL_UNAVAILABLE if not. */
-cl_int pycl_dispatch_check(const void *object, unsigned need, const char *entry,
-                           const void *slot_value, const struct pycl_icd_dispatch **table);
+cl_int pycl_dispatch_check(const void *object, unsigned need, const char *entry, const void *slot_value,
+                           const struct pycl_icd_dispatch **table);
 const struct pycl_icd_dispatch *pycl_table_of(const void *object);
 /* The table's effective version (after PYCL_FORCE_CL_VERSION), 0 if the
  * object comes from a vendor the shim did not load. */
@@ -26,33 +26,33 @@ void pycl_set_unavailable(const char *format, ...);
 void pycl_mapping_hold(struct pycl_mapping *mapping, cl_command_queue queue, cl_mem mem, cl_event map_event);
 
 /* `return` the slot's status, after the checks. */
-#define PYCL_DISPATCH(object, need, slot, ...)                                          \
-    do {                                                                                \
-        const struct pycl_icd_dispatch *t_ = pycl_table_of(object);                     \
+#define PYCL_DISPATCH(object, need, slot, ...)                                                             \
+    do {                                                                                                   \
+        const struct pycl_icd_dispatch *t_ = pycl_table_of(object);                                        \
         cl_int s_ = pycl_dispatch_check((object), (need), #slot, t_ ? (const void *)t_->slot : NULL, &t_); \
-        if (s_ != CL_SUCCESS)                                                           \
-            return s_;                                                                  \
-        return t_->slot(__VA_ARGS__);                                                   \
+        if (s_ != CL_SUCCESS)                                                                              \
+            return s_;                                                                                     \
+        return t_->slot(__VA_ARGS__);                                                                      \
     } while (0)
 
 /* For creators that return a handle and report through errcode_ret. */
-#define PYCL_DISPATCH_CREATE(result, object, need, slot, ...)                           \
-    do {                                                                                \
-        const struct pycl_icd_dispatch *t_ = pycl_table_of(object);                     \
+#define PYCL_DISPATCH_CREATE(result, object, need, slot, ...)                                              \
+    do {                                                                                                   \
+        const struct pycl_icd_dispatch *t_ = pycl_table_of(object);                                        \
         cl_int s_ = pycl_dispatch_check((object), (need), #slot, t_ ? (const void *)t_->slot : NULL, &t_); \
-        if (s_ != CL_SUCCESS)                                                           \
-            return s_;                                                                  \
-        s_ = CL_SUCCESS;                                                                \
-        *(result) = t_->slot(__VA_ARGS__, &s_);                                         \
-        return s_;                                                                      \
+        if (s_ != CL_SUCCESS)                                                                              \
+            return s_;                                                                                     \
+        s_ = CL_SUCCESS;                                                                                   \
+        *(result) = t_->slot(__VA_ARGS__, &s_);                                                            \
+        return s_;                                                                                         \
     } while (0)
 
 /* For release functions used as ffi.gc destructors: no status to report. */
-#define PYCL_DISPATCH_RELEASE(object, slot)                                             \
-    do {                                                                                \
-        const struct pycl_icd_dispatch *t_ = pycl_table_of(object);                     \
-        if (t_ && t_->slot)                                                             \
-            t_->slot(object);                                                           \
+#define PYCL_DISPATCH_RELEASE(object, slot)                         \
+    do {                                                            \
+        const struct pycl_icd_dispatch *t_ = pycl_table_of(object); \
+        if (t_ && t_->slot)                                         \
+            t_->slot(object);                                       \
     } while (0)
 
 #endif

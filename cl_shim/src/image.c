@@ -16,7 +16,8 @@
 cl_int pycl_image_get_supported_formats(cl_context context, cl_mem_flags flags, cl_mem_object_type image_type,
                                         cl_uint num_entries, cl_image_format *formats, cl_uint *num_formats)
 {
-    PYCL_DISPATCH(context, V10, clGetSupportedImageFormats, context, flags, image_type, num_entries, formats, num_formats);
+    PYCL_DISPATCH(context, V10, clGetSupportedImageFormats, context, flags, image_type, num_entries, formats,
+                  num_formats);
 }
 
 cl_int pycl_image_create(cl_context context, const cl_mem_properties *properties, cl_mem_flags flags,
@@ -36,8 +37,8 @@ cl_int pycl_image_get_info(cl_mem image, cl_image_info param, size_t size, void 
 }
 
 cl_int pycl_enqueue_read_image(cl_command_queue queue, cl_mem image, cl_bool blocking, const size_t *origin,
-                               const size_t *region, size_t row_pitch, size_t slice_pitch, void *ptr, cl_uint num_events,
-                               const cl_event *wait_list, cl_event *event)
+                               const size_t *region, size_t row_pitch, size_t slice_pitch, void *ptr,
+                               cl_uint num_events, const cl_event *wait_list, cl_event *event)
 {
     PYCL_DISPATCH(queue, V10, clEnqueueReadImage, queue, image, blocking, origin, region, row_pitch, slice_pitch, ptr,
                   num_events, wait_list, event);
@@ -55,8 +56,8 @@ cl_int pycl_enqueue_copy_image(cl_command_queue queue, cl_mem src, cl_mem dst, c
                                const size_t *dst_origin, const size_t *region, cl_uint num_events,
                                const cl_event *wait_list, cl_event *event)
 {
-    PYCL_DISPATCH(queue, V10, clEnqueueCopyImage, queue, src, dst, src_origin, dst_origin, region, num_events, wait_list,
-                  event);
+    PYCL_DISPATCH(queue, V10, clEnqueueCopyImage, queue, src, dst, src_origin, dst_origin, region, num_events,
+                  wait_list, event);
 }
 
 cl_int pycl_enqueue_copy_image_to_buffer(cl_command_queue queue, cl_mem src_image, cl_mem dst_buffer,
@@ -78,15 +79,16 @@ cl_int pycl_enqueue_copy_buffer_to_image(cl_command_queue queue, cl_mem src_buff
 cl_int pycl_enqueue_fill_image(cl_command_queue queue, cl_mem image, const void *fill_color, const size_t *origin,
                                const size_t *region, cl_uint num_events, const cl_event *wait_list, cl_event *event)
 {
-    PYCL_DISPATCH(queue, V12, clEnqueueFillImage, queue, image, fill_color, origin, region, num_events, wait_list, event);
+    PYCL_DISPATCH(queue, V12, clEnqueueFillImage, queue, image, fill_color, origin, region, num_events, wait_list,
+                  event);
 }
 
-static cl_int map_image(cl_command_queue queue, cl_mem image, cl_bool blocking, cl_map_flags flags, const size_t *origin,
-                        const size_t *region, size_t *row_pitch, size_t *slice_pitch, cl_uint num_events,
-                        const cl_event *wait_list, cl_event *event, void **mapped)
+static cl_int map_image(cl_command_queue queue, cl_mem image, cl_bool blocking, cl_map_flags flags,
+                        const size_t *origin, const size_t *region, size_t *row_pitch, size_t *slice_pitch,
+                        cl_uint num_events, const cl_event *wait_list, cl_event *event, void **mapped)
 {
-    PYCL_DISPATCH_CREATE(mapped, queue, V10, clEnqueueMapImage, queue, image, blocking, flags, origin, region, row_pitch,
-                         slice_pitch, num_events, wait_list, event);
+    PYCL_DISPATCH_CREATE(mapped, queue, V10, clEnqueueMapImage, queue, image, blocking, flags, origin, region,
+                         row_pitch, slice_pitch, num_events, wait_list, event);
 }
 
 /* As pycl_mapping_map_buffer (memory.c): the mapping retains the queue, the
@@ -103,8 +105,8 @@ cl_int pycl_mapping_map_image(cl_command_queue queue, cl_mem image, cl_bool bloc
     cl_event map_event = NULL;
     *row_pitch = 0;
     *slice_pitch = 0;
-    cl_int status = map_image(queue, image, blocking, flags, origin, region, row_pitch, slice_pitch, num_events, wait_list,
-                              &map_event, &m->ptr);
+    cl_int status = map_image(queue, image, blocking, flags, origin, region, row_pitch, slice_pitch, num_events,
+                              wait_list, &map_event, &m->ptr);
     if (status != CL_SUCCESS) {
         free(m);
         return status;

@@ -57,9 +57,8 @@ static size_t group_count(cl_uint work_dim, const size_t *global, const size_t *
     return groups;
 }
 
-cl_int pycl_launch(cl_command_queue queue, cl_kernel kernel, struct pycl_kernel_args *args, cl_uint work_dim,
-                   size_t g0, size_t g1, size_t g2, size_t l0, size_t l1, size_t l2, cl_uint num_events,
-                   const cl_event *wait_list)
+cl_int pycl_launch(cl_command_queue queue, cl_kernel kernel, struct pycl_kernel_args *args, cl_uint work_dim, size_t g0,
+                   size_t g1, size_t g2, size_t l0, size_t l1, size_t l2, cl_uint num_events, const cl_event *wait_list)
 {
     const size_t global[3] = {g0, g1, g2}, local[3] = {l0, l1, l2};
     const size_t *local_size = l0 ? local : NULL;

@@ -1,4 +1,4 @@
-/* Vendor discovery: pycl is its own ICD loader (DESIGN.md, "The shim is its own
+/* Vendor discovery: pycl is its own ICD loader (docs/design.md, "The shim as
  * ICD loader"). Vendors come, in this order and de-duplicated by the real path
  * of the loaded library, from OCL_ICD_FILENAMES, from OCL_ICD_VENDORS or else
  * /etc/OpenCL/vendors, and from the folders of pip-installed .icd files that
@@ -17,7 +17,7 @@
 
 #include "dispatch.h"
 
-#define MAX_VENDORS 32
+#define MAX_VENDORS   32
 #define MAX_PLATFORMS 64
 
 struct vendor {

@@ -15,7 +15,8 @@ cl_int pycl_buffer_create(cl_context context, const cl_mem_properties *propertie
                           void *host_ptr, cl_mem *buffer)
 {
     if (properties && properties[0])
-        PYCL_DISPATCH_CREATE(buffer, context, V30, clCreateBufferWithProperties, context, properties, flags, size, host_ptr);
+        PYCL_DISPATCH_CREATE(buffer, context, V30, clCreateBufferWithProperties, context, properties, flags, size,
+                             host_ptr);
     PYCL_DISPATCH_CREATE(buffer, context, V10, clCreateBuffer, context, flags, size, host_ptr);
 }
 
@@ -41,7 +42,8 @@ cl_int pycl_buffer_create_sub(cl_mem buffer, cl_mem_flags flags, size_t origin, 
 {
     cl_buffer_region region = {origin, size};
     const struct pycl_icd_dispatch *t = pycl_table_of(buffer);
-    cl_int status = pycl_dispatch_check(buffer, V11, "clCreateSubBuffer", t ? (const void *)t->clCreateSubBuffer : NULL, &t);
+    cl_int status =
+        pycl_dispatch_check(buffer, V11, "clCreateSubBuffer", t ? (const void *)t->clCreateSubBuffer : NULL, &t);
     if (status != CL_SUCCESS)
         return status;
     struct sub_buffer *record = malloc(sizeof *record);
@@ -123,22 +125,25 @@ void pycl_mem_release(cl_mem mem)
     PYCL_DISPATCH_RELEASE(mem, clReleaseMemObject);
 }
 
-cl_int pycl_enqueue_read_buffer(cl_command_queue queue, cl_mem buffer, cl_bool blocking, size_t offset, size_t size, void *ptr,
-                                cl_uint num_events, const cl_event *wait_list, cl_event *event)
+cl_int pycl_enqueue_read_buffer(cl_command_queue queue, cl_mem buffer, cl_bool blocking, size_t offset, size_t size,
+                                void *ptr, cl_uint num_events, const cl_event *wait_list, cl_event *event)
 {
-    PYCL_DISPATCH(queue, V10, clEnqueueReadBuffer, queue, buffer, blocking, offset, size, ptr, num_events, wait_list, event);
+    PYCL_DISPATCH(queue, V10, clEnqueueReadBuffer, queue, buffer, blocking, offset, size, ptr, num_events, wait_list,
+                  event);
 }
 
 cl_int pycl_enqueue_write_buffer(cl_command_queue queue, cl_mem buffer, cl_bool blocking, size_t offset, size_t size,
                                  const void *ptr, cl_uint num_events, const cl_event *wait_list, cl_event *event)
 {
-    PYCL_DISPATCH(queue, V10, clEnqueueWriteBuffer, queue, buffer, blocking, offset, size, ptr, num_events, wait_list, event);
+    PYCL_DISPATCH(queue, V10, clEnqueueWriteBuffer, queue, buffer, blocking, offset, size, ptr, num_events, wait_list,
+                  event);
 }
 
-cl_int pycl_enqueue_copy_buffer(cl_command_queue queue, cl_mem src, cl_mem dst, size_t src_offset, size_t dst_offset, size_t size,
-                                cl_uint num_events, const cl_event *wait_list, cl_event *event)
+cl_int pycl_enqueue_copy_buffer(cl_command_queue queue, cl_mem src, cl_mem dst, size_t src_offset, size_t dst_offset,
+                                size_t size, cl_uint num_events, const cl_event *wait_list, cl_event *event)
 {
-    PYCL_DISPATCH(queue, V10, clEnqueueCopyBuffer, queue, src, dst, src_offset, dst_offset, size, num_events, wait_list, event);
+    PYCL_DISPATCH(queue, V10, clEnqueueCopyBuffer, queue, src, dst, src_offset, dst_offset, size, num_events, wait_list,
+                  event);
 }
 
 /* {{{ rect transfers
@@ -265,7 +270,8 @@ static cl_int rect_judge(struct rect_side *whole, const struct rect_side *form, 
 }
 
 /* The worst verdict of the buffer sides of `form`. */
-static cl_int rect_judge_command(struct rect_command *c, const struct rect_side form[2], const size_t region[3], int *verdict)
+static cl_int rect_judge_command(struct rect_command *c, const struct rect_side form[2], const size_t region[3],
+                                 int *verdict)
 {
     *verdict = RECT_FITS;
     if (!region[0] || !region[1] || !region[2]) {
@@ -315,8 +321,8 @@ static cl_int rect_enqueue(const struct rect_command *c, const struct rect_side 
         return c->t->clEnqueueReadBufferRect(c->queue, a->mem, blocking, a->origin, b->origin, region, a->row, a->slice,
                                              b->row, b->slice, c->ptr, num_events, wait_list, event);
     case RECT_WRITE:
-        return c->t->clEnqueueWriteBufferRect(c->queue, a->mem, blocking, a->origin, b->origin, region, a->row, a->slice,
-                                              b->row, b->slice, c->ptr, num_events, wait_list, event);
+        return c->t->clEnqueueWriteBufferRect(c->queue, a->mem, blocking, a->origin, b->origin, region, a->row,
+                                              a->slice, b->row, b->slice, c->ptr, num_events, wait_list, event);
     default:
         return c->t->clEnqueueCopyBufferRect(c->queue, a->mem, b->mem, a->origin, b->origin, region, a->row, a->slice,
                                              b->row, b->slice, num_events, wait_list, event);
@@ -384,18 +390,19 @@ static cl_int rect_run(struct rect_command *c, const size_t region[3], cl_bool b
     return CL_SUCCESS;
 }
 
-#define RECT_DISPATCH(c, slot)                                                                                      \
-    do {                                                                                                            \
-        (c).t = pycl_table_of((c).queue);                                                                           \
+#define RECT_DISPATCH(c, slot)                                                                                    \
+    do {                                                                                                          \
+        (c).t = pycl_table_of((c).queue);                                                                         \
         cl_int s_ = pycl_dispatch_check((c).queue, V11, #slot, (c).t ? (const void *)(c).t->slot : NULL, &(c).t); \
-        if (s_ != CL_SUCCESS)                                                                                       \
-            return s_;                                                                                              \
+        if (s_ != CL_SUCCESS)                                                                                     \
+            return s_;                                                                                            \
     } while (0)
 
-cl_int pycl_enqueue_read_buffer_rect(cl_command_queue queue, cl_mem buffer, cl_bool blocking, const size_t *buffer_origin,
-                                     const size_t *host_origin, const size_t *region, size_t buffer_row_pitch,
-                                     size_t buffer_slice_pitch, size_t host_row_pitch, size_t host_slice_pitch, void *ptr,
-                                     cl_uint num_events, const cl_event *wait_list, cl_event *event)
+cl_int pycl_enqueue_read_buffer_rect(cl_command_queue queue, cl_mem buffer, cl_bool blocking,
+                                     const size_t *buffer_origin, const size_t *host_origin, const size_t *region,
+                                     size_t buffer_row_pitch, size_t buffer_slice_pitch, size_t host_row_pitch,
+                                     size_t host_slice_pitch, void *ptr, cl_uint num_events, const cl_event *wait_list,
+                                     cl_event *event)
 {
     struct rect_command c = {.kind = RECT_READ, .queue = queue};
     RECT_DISPATCH(c, clEnqueueReadBufferRect);
@@ -407,10 +414,11 @@ cl_int pycl_enqueue_read_buffer_rect(cl_command_queue queue, cl_mem buffer, cl_b
     return rect_run(&c, region, blocking, num_events, wait_list, event);
 }
 
-cl_int pycl_enqueue_write_buffer_rect(cl_command_queue queue, cl_mem buffer, cl_bool blocking, const size_t *buffer_origin,
-                                      const size_t *host_origin, const size_t *region, size_t buffer_row_pitch,
-                                      size_t buffer_slice_pitch, size_t host_row_pitch, size_t host_slice_pitch,
-                                      const void *ptr, cl_uint num_events, const cl_event *wait_list, cl_event *event)
+cl_int pycl_enqueue_write_buffer_rect(cl_command_queue queue, cl_mem buffer, cl_bool blocking,
+                                      const size_t *buffer_origin, const size_t *host_origin, const size_t *region,
+                                      size_t buffer_row_pitch, size_t buffer_slice_pitch, size_t host_row_pitch,
+                                      size_t host_slice_pitch, const void *ptr, cl_uint num_events,
+                                      const cl_event *wait_list, cl_event *event)
 {
     struct rect_command c = {.kind = RECT_WRITE, .queue = queue};
     RECT_DISPATCH(c, clEnqueueWriteBufferRect);
@@ -441,13 +449,13 @@ static cl_int resolve_sub_buffer(cl_mem *mem, size_t origin[3])
 }
 
 /* PoCL 3.0 and 3.1 segfault in clEnqueueCopyBufferRect when either side is a
- * sub-buffer (QUIRKS.md); the parent-relative copy is the same command. It can
+ * sub-buffer (docs/quirks.md); the parent-relative copy is the same command. It can
  * go when no supported PoCL has the defect. The strict rule above is then
  * judged against the parent's size. */
 cl_int pycl_enqueue_copy_buffer_rect(cl_command_queue queue, cl_mem src, cl_mem dst, const size_t *src_origin,
                                      const size_t *dst_origin, const size_t *region, size_t src_row_pitch,
-                                     size_t src_slice_pitch, size_t dst_row_pitch, size_t dst_slice_pitch, cl_uint num_events,
-                                     const cl_event *wait_list, cl_event *event)
+                                     size_t src_slice_pitch, size_t dst_row_pitch, size_t dst_slice_pitch,
+                                     cl_uint num_events, const cl_event *wait_list, cl_event *event)
 {
     struct rect_command c = {.kind = RECT_COPY, .queue = queue};
     RECT_DISPATCH(c, clEnqueueCopyBufferRect);
@@ -465,21 +473,24 @@ cl_int pycl_enqueue_copy_buffer_rect(cl_command_queue queue, cl_mem src, cl_mem 
 
 /* }}} */
 
-cl_int pycl_enqueue_fill_buffer(cl_command_queue queue, cl_mem buffer, const void *pattern, size_t pattern_size, size_t offset,
-                                size_t size, cl_uint num_events, const cl_event *wait_list, cl_event *event)
+cl_int pycl_enqueue_fill_buffer(cl_command_queue queue, cl_mem buffer, const void *pattern, size_t pattern_size,
+                                size_t offset, size_t size, cl_uint num_events, const cl_event *wait_list,
+                                cl_event *event)
 {
-    PYCL_DISPATCH(queue, V12, clEnqueueFillBuffer, queue, buffer, pattern, pattern_size, offset, size, num_events, wait_list, event);
+    PYCL_DISPATCH(queue, V12, clEnqueueFillBuffer, queue, buffer, pattern, pattern_size, offset, size, num_events,
+                  wait_list, event);
 }
 
-cl_int pycl_enqueue_map_buffer(cl_command_queue queue, cl_mem buffer, cl_bool blocking, cl_map_flags flags, size_t offset,
-                               size_t size, cl_uint num_events, const cl_event *wait_list, cl_event *event, void **mapped)
+cl_int pycl_enqueue_map_buffer(cl_command_queue queue, cl_mem buffer, cl_bool blocking, cl_map_flags flags,
+                               size_t offset, size_t size, cl_uint num_events, const cl_event *wait_list,
+                               cl_event *event, void **mapped)
 {
-    PYCL_DISPATCH_CREATE(mapped, queue, V10, clEnqueueMapBuffer, queue, buffer, blocking, flags, offset, size, num_events,
-                         wait_list, event);
+    PYCL_DISPATCH_CREATE(mapped, queue, V10, clEnqueueMapBuffer, queue, buffer, blocking, flags, offset, size,
+                         num_events, wait_list, event);
 }
 
-cl_int pycl_enqueue_unmap(cl_command_queue queue, cl_mem mem, void *mapped, cl_uint num_events, const cl_event *wait_list,
-                          cl_event *event)
+cl_int pycl_enqueue_unmap(cl_command_queue queue, cl_mem mem, void *mapped, cl_uint num_events,
+                          const cl_event *wait_list, cl_event *event)
 {
     PYCL_DISPATCH(queue, V10, clEnqueueUnmapMemObject, queue, mem, mapped, num_events, wait_list, event);
 }
@@ -492,9 +503,9 @@ cl_int pycl_enqueue_migrate(cl_command_queue queue, cl_uint num_mems, const cl_m
 
 /* Mappings: see memory.h. The retains make the implicit unmap safe whatever
  * order the garbage collector frees the queue, buffer and map objects in. */
-cl_int pycl_mapping_map_buffer(cl_command_queue queue, cl_mem buffer, cl_bool blocking, cl_map_flags flags, size_t offset,
-                               size_t size, cl_uint num_events, const cl_event *wait_list, cl_event *event,
-                               struct pycl_mapping **mapping)
+cl_int pycl_mapping_map_buffer(cl_command_queue queue, cl_mem buffer, cl_bool blocking, cl_map_flags flags,
+                               size_t offset, size_t size, cl_uint num_events, const cl_event *wait_list,
+                               cl_event *event, struct pycl_mapping **mapping)
 {
     struct pycl_mapping *m = calloc(1, sizeof *m);
     if (!m)
@@ -526,19 +537,20 @@ void pycl_mapping_hold(struct pycl_mapping *m, cl_command_queue queue, cl_mem me
 
 /* Whether the map command has completed: then the unmap needs no wait list
  * (PoCL wakes its worker thread later for a command with dependencies, which
- * made map+unmap 1.5x slower than without one). */
+ * made map+unmap slower: docs/design.md, "Lifetimes and deferred releases"). */
 static int map_done(const struct pycl_mapping *mapping)
 {
     if (!mapping->map_event)
         return 1; /* a blocking map: complete when it returned */
     cl_int status = CL_QUEUED;
-    if (pycl_event_get_info(mapping->map_event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL) != CL_SUCCESS)
+    if (pycl_event_get_info(mapping->map_event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL) !=
+        CL_SUCCESS)
         return 0;
     return status == CL_COMPLETE;
 }
 
-cl_int pycl_mapping_unmap(struct pycl_mapping *mapping, cl_command_queue queue, cl_uint num_events, const cl_event *wait_list,
-                          cl_event *event)
+cl_int pycl_mapping_unmap(struct pycl_mapping *mapping, cl_command_queue queue, cl_uint num_events,
+                          const cl_event *wait_list, cl_event *event)
 {
     if (!mapping || !mapping->ptr)
         return CL_INVALID_VALUE;
@@ -568,8 +580,8 @@ void pycl_mapping_free(struct pycl_mapping *mapping)
     const struct pycl_icd_dispatch *t = pycl_table_of(mapping->queue);
     if (mapping->ptr) {
         int done = map_done(mapping);
-        t->clEnqueueUnmapMemObject(mapping->queue, mapping->mem, mapping->ptr, done ? 0 : 1, done ? NULL : &mapping->map_event,
-                                   NULL);
+        t->clEnqueueUnmapMemObject(mapping->queue, mapping->mem, mapping->ptr, done ? 0 : 1,
+                                   done ? NULL : &mapping->map_event, NULL);
     }
     if (mapping->map_event)
         t->clReleaseEvent(mapping->map_event);
@@ -578,11 +590,12 @@ void pycl_mapping_free(struct pycl_mapping *mapping)
     free(mapping);
 }
 
-typedef cl_int (*p2p_amd_fn)(cl_command_queue, cl_mem, cl_mem, size_t, size_t, size_t, cl_uint, const cl_event *, cl_event *);
+typedef cl_int (*p2p_amd_fn)(cl_command_queue, cl_mem, cl_mem, size_t, size_t, size_t, cl_uint, const cl_event *,
+                             cl_event *);
 
-cl_int pycl_enqueue_copy_buffer_p2p_amd(void *function, cl_command_queue queue, cl_mem src, cl_mem dst, size_t src_offset,
-                                        size_t dst_offset, size_t size, cl_uint num_events, const cl_event *wait_list,
-                                        cl_event *event)
+cl_int pycl_enqueue_copy_buffer_p2p_amd(void *function, cl_command_queue queue, cl_mem src, cl_mem dst,
+                                        size_t src_offset, size_t dst_offset, size_t size, cl_uint num_events,
+                                        const cl_event *wait_list, cl_event *event)
 {
     if (!function)
         return CL_INVALID_VALUE;

@@ -29,7 +29,7 @@ struct pycl_pool {
     int kind;
     unsigned bits;
     int holding;
-    size_t refs; /* the owner's and one per handed-out record */
+    size_t refs;      /* the owner's and one per handed-out record */
     struct bin *bins; /* sorted by nr */
     size_t nbins, bins_capacity;
     struct pycl_pool_stats s;

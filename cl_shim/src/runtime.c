@@ -9,12 +9,14 @@
 #define V20 PYCL_V(2, 0)
 #define V21 PYCL_V(2, 1)
 
-cl_int pycl_platform_get_info(cl_platform_id platform, cl_platform_info param, size_t size, void *value, size_t *size_ret)
+cl_int pycl_platform_get_info(cl_platform_id platform, cl_platform_info param, size_t size, void *value,
+                              size_t *size_ret)
 {
     PYCL_DISPATCH(platform, V10, clGetPlatformInfo, platform, param, size, value, size_ret);
 }
 
-cl_int pycl_platform_get_devices(cl_platform_id platform, cl_device_type type, cl_uint num_entries, cl_device_id *devices, cl_uint *num_devices)
+cl_int pycl_platform_get_devices(cl_platform_id platform, cl_device_type type, cl_uint num_entries,
+                                 cl_device_id *devices, cl_uint *num_devices)
 {
     PYCL_DISPATCH(platform, V10, clGetDeviceIDs, platform, type, num_entries, devices, num_devices);
 }
@@ -34,14 +36,16 @@ void pycl_device_release(cl_device_id device)
     PYCL_DISPATCH_RELEASE(device, clReleaseDevice);
 }
 
-cl_int pycl_context_create(const cl_context_properties *properties, cl_uint num_devices, const cl_device_id *devices, cl_context *context)
+cl_int pycl_context_create(const cl_context_properties *properties, cl_uint num_devices, const cl_device_id *devices,
+                           cl_context *context)
 {
     if (!num_devices || !devices)
         return CL_INVALID_VALUE;
     PYCL_DISPATCH_CREATE(context, devices[0], V10, clCreateContext, properties, num_devices, devices, NULL, NULL);
 }
 
-cl_int pycl_context_create_from_type(cl_platform_id platform, const cl_context_properties *properties, cl_device_type type, cl_context *context)
+cl_int pycl_context_create_from_type(cl_platform_id platform, const cl_context_properties *properties,
+                                     cl_device_type type, cl_context *context)
 {
     PYCL_DISPATCH_CREATE(context, platform, V10, clCreateContextFromType, properties, type, NULL, NULL);
 }
@@ -80,7 +84,8 @@ static cl_int create_queue_before_2_0(const struct pycl_icd_dispatch *t, cl_cont
     return status;
 }
 
-cl_int pycl_queue_create(cl_context context, cl_device_id device, const cl_queue_properties *properties, cl_command_queue *queue)
+cl_int pycl_queue_create(cl_context context, cl_device_id device, const cl_queue_properties *properties,
+                         cl_command_queue *queue)
 {
     const struct pycl_icd_dispatch *t = pycl_table_of(context);
     if (!t || !device)
@@ -98,7 +103,8 @@ cl_int pycl_queue_create(cl_context context, cl_device_id device, const cl_queue
     return create_queue_before_2_0(t, context, device, properties, queue);
 }
 
-cl_int pycl_queue_get_info(cl_command_queue queue, cl_command_queue_info param, size_t size, void *value, size_t *size_ret)
+cl_int pycl_queue_get_info(cl_command_queue queue, cl_command_queue_info param, size_t size, void *value,
+                           size_t *size_ret)
 {
     PYCL_DISPATCH(queue, V10, clGetCommandQueueInfo, queue, param, size, value, size_ret);
 }
@@ -135,12 +141,14 @@ cl_int pycl_event_get_info(cl_event event, cl_event_info param, size_t size, voi
     PYCL_DISPATCH(event, V10, clGetEventInfo, event, param, size, value, size_ret);
 }
 
-cl_int pycl_event_get_profiling_info(cl_event event, cl_profiling_info param, size_t size, void *value, size_t *size_ret)
+cl_int pycl_event_get_profiling_info(cl_event event, cl_profiling_info param, size_t size, void *value,
+                                     size_t *size_ret)
 {
     PYCL_DISPATCH(event, V10, clGetEventProfilingInfo, event, param, size, value, size_ret);
 }
 
-cl_int pycl_event_set_callback(cl_event event, cl_int status, void (*callback)(cl_event, cl_int, void *), void *user_data)
+cl_int pycl_event_set_callback(cl_event event, cl_int status, void (*callback)(cl_event, cl_int, void *),
+                               void *user_data)
 {
     PYCL_DISPATCH(event, V11, clSetEventCallback, event, status, callback, user_data);
 }
@@ -180,10 +188,12 @@ cl_int pycl_program_create_with_source(cl_context context, const char *source, s
     PYCL_DISPATCH_CREATE(program, context, V10, clCreateProgramWithSource, context, 1, &source, &length);
 }
 
-cl_int pycl_program_create_with_binary(cl_context context, cl_uint num_devices, const cl_device_id *devices, const size_t *lengths,
-                                       const unsigned char **binaries, cl_int *binary_status, cl_program *program)
+cl_int pycl_program_create_with_binary(cl_context context, cl_uint num_devices, const cl_device_id *devices,
+                                       const size_t *lengths, const unsigned char **binaries, cl_int *binary_status,
+                                       cl_program *program)
 {
-    PYCL_DISPATCH_CREATE(program, context, V10, clCreateProgramWithBinary, context, num_devices, devices, lengths, binaries, binary_status);
+    PYCL_DISPATCH_CREATE(program, context, V10, clCreateProgramWithBinary, context, num_devices, devices, lengths,
+                         binaries, binary_status);
 }
 
 cl_int pycl_program_build(cl_program program, cl_uint num_devices, const cl_device_id *devices, const char *options)
@@ -194,19 +204,22 @@ cl_int pycl_program_build(cl_program program, cl_uint num_devices, const cl_devi
 cl_int pycl_program_compile(cl_program program, cl_uint num_devices, const cl_device_id *devices, const char *options,
                             cl_uint num_headers, const cl_program *headers, const char **header_names)
 {
-    PYCL_DISPATCH(program, V12, clCompileProgram, program, num_devices, devices, options, num_headers, headers, header_names, NULL, NULL);
+    PYCL_DISPATCH(program, V12, clCompileProgram, program, num_devices, devices, options, num_headers, headers,
+                  header_names, NULL, NULL);
 }
 
 cl_int pycl_program_link(cl_context context, cl_uint num_devices, const cl_device_id *devices, const char *options,
                          cl_uint num_programs, const cl_program *programs, cl_program *program)
 {
-    PYCL_DISPATCH_CREATE(program, context, V12, clLinkProgram, context, num_devices, devices, options, num_programs, programs, NULL, NULL);
+    PYCL_DISPATCH_CREATE(program, context, V12, clLinkProgram, context, num_devices, devices, options, num_programs,
+                         programs, NULL, NULL);
 }
 
 cl_int pycl_program_create_with_built_in_kernels(cl_context context, cl_uint num_devices, const cl_device_id *devices,
                                                  const char *kernel_names, cl_program *program)
 {
-    PYCL_DISPATCH_CREATE(program, context, V12, clCreateProgramWithBuiltInKernels, context, num_devices, devices, kernel_names);
+    PYCL_DISPATCH_CREATE(program, context, V12, clCreateProgramWithBuiltInKernels, context, num_devices, devices,
+                         kernel_names);
 }
 
 cl_int pycl_platform_unload_compiler(cl_platform_id platform)
@@ -215,7 +228,7 @@ cl_int pycl_platform_unload_compiler(cl_platform_id platform)
 }
 
 cl_int pycl_device_create_sub_devices(cl_device_id device, const cl_device_partition_property *properties,
-                                     cl_uint num_devices, cl_device_id *devices, cl_uint *num_devices_ret)
+                                      cl_uint num_devices, cl_device_id *devices, cl_uint *num_devices_ret)
 {
     PYCL_DISPATCH(device, V12, clCreateSubDevices, device, properties, num_devices, devices, num_devices_ret);
 }
@@ -228,7 +241,8 @@ cl_int pycl_kernel_clone(cl_kernel kernel, cl_kernel *clone)
 cl_int pycl_kernel_get_sub_group_info(cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param,
                                       size_t input_size, const void *input, size_t size, void *value, size_t *size_ret)
 {
-    PYCL_DISPATCH(kernel, V21, clGetKernelSubGroupInfo, kernel, device, param, input_size, input, size, value, size_ret);
+    PYCL_DISPATCH(kernel, V21, clGetKernelSubGroupInfo, kernel, device, param, input_size, input, size, value,
+                  size_ret);
 }
 
 cl_int pycl_device_host_timer(cl_device_id device, cl_ulong *host_timestamp)
@@ -251,7 +265,8 @@ cl_int pycl_program_get_info(cl_program program, cl_program_info param, size_t s
     PYCL_DISPATCH(program, V10, clGetProgramInfo, program, param, size, value, size_ret);
 }
 
-cl_int pycl_program_get_build_info(cl_program program, cl_device_id device, cl_program_build_info param, size_t size, void *value, size_t *size_ret)
+cl_int pycl_program_get_build_info(cl_program program, cl_device_id device, cl_program_build_info param, size_t size,
+                                   void *value, size_t *size_ret)
 {
     PYCL_DISPATCH(program, V10, clGetProgramBuildInfo, program, device, param, size, value, size_ret);
 }
@@ -281,12 +296,14 @@ cl_int pycl_kernel_get_info(cl_kernel kernel, cl_kernel_info param, size_t size,
     PYCL_DISPATCH(kernel, V10, clGetKernelInfo, kernel, param, size, value, size_ret);
 }
 
-cl_int pycl_kernel_get_work_group_info(cl_kernel kernel, cl_device_id device, cl_kernel_work_group_info param, size_t size, void *value, size_t *size_ret)
+cl_int pycl_kernel_get_work_group_info(cl_kernel kernel, cl_device_id device, cl_kernel_work_group_info param,
+                                       size_t size, void *value, size_t *size_ret)
 {
     PYCL_DISPATCH(kernel, V10, clGetKernelWorkGroupInfo, kernel, device, param, size, value, size_ret);
 }
 
-cl_int pycl_kernel_get_arg_info(cl_kernel kernel, cl_uint index, cl_kernel_arg_info param, size_t size, void *value, size_t *size_ret)
+cl_int pycl_kernel_get_arg_info(cl_kernel kernel, cl_uint index, cl_kernel_arg_info param, size_t size, void *value,
+                                size_t *size_ret)
 {
     PYCL_DISPATCH(kernel, V12, clGetKernelArgInfo, kernel, index, param, size, value, size_ret);
 }
@@ -306,9 +323,9 @@ void pycl_kernel_release(cl_kernel kernel)
     PYCL_DISPATCH_RELEASE(kernel, clReleaseKernel);
 }
 
-cl_int pycl_enqueue_nd_range_kernel(cl_command_queue queue, cl_kernel kernel, cl_uint work_dim, const size_t *global_offset,
-                                    const size_t *global_size, const size_t *local_size, cl_uint num_events,
-                                    const cl_event *wait_list, cl_event *event)
+cl_int pycl_enqueue_nd_range_kernel(cl_command_queue queue, cl_kernel kernel, cl_uint work_dim,
+                                    const size_t *global_offset, const size_t *global_size, const size_t *local_size,
+                                    cl_uint num_events, const cl_event *wait_list, cl_event *event)
 {
     PYCL_DISPATCH(queue, V10, clEnqueueNDRangeKernel, queue, kernel, work_dim, global_offset, global_size, local_size,
                   num_events, wait_list, event);

@@ -98,7 +98,8 @@ void pycl_stager_free(struct pycl_stager *s)
         /* The unmap waits for the slot's last transfer, which may be on
          * another queue; OpenCL deletes the buffer once the unmap is done. */
         if (slot->host)
-            pycl_enqueue_unmap(s->queue, slot->mem, slot->host, slot->busy ? 1 : 0, slot->busy ? &slot->busy : NULL, NULL);
+            pycl_enqueue_unmap(s->queue, slot->mem, slot->host, slot->busy ? 1 : 0, slot->busy ? &slot->busy : NULL,
+                               NULL);
         release_event(slot->busy);
         if (slot->mem)
             pycl_mem_release(slot->mem);
@@ -401,8 +402,8 @@ static cl_int relayed_copy(struct pycl_stager *s, cl_command_queue src_queue, cl
     /* Every read waits for all of `wait_for` (the destination context's
      * events relayed), so no byte moves before any of them completes; the
      * writes follow the reads. */
-    status = gather_waits(src_context, num_src_events, src_events, dst_context, num_dst_events, dst_events, waits,
-                          &n_waits);
+    status =
+        gather_waits(src_context, num_src_events, src_events, dst_context, num_dst_events, dst_events, waits, &n_waits);
     /* Relayed events of `dst_queue` (its marker for an out-of-order queue)
      * must run before the reads that wait for them: on Oclgrind 21.10, where
      * a flush is a finish, only this flush runs them. */
@@ -462,8 +463,7 @@ static cl_int relayed_copy(struct pycl_stager *s, cl_command_queue src_queue, cl
 }
 
 static cl_int enqueue_chunk_read(struct pycl_stager *s, cl_command_queue queue, cl_mem src, size_t src_offset,
-                                 size_t size, size_t chunk, cl_uint num_events, const cl_event *events,
-                                 cl_event *read)
+                                 size_t size, size_t chunk, cl_uint num_events, const cl_event *events, cl_event *read)
 {
     size_t offset = chunk * s->chunk;
     size_t n = size - offset < s->chunk ? size - offset : s->chunk;
@@ -474,9 +474,9 @@ static cl_int enqueue_chunk_read(struct pycl_stager *s, cl_command_queue queue, 
 /* Blocking: the calling thread drives the pipeline, waiting for each read
  * before it enqueues the chunk's write, and for a write before its slot is
  * read into again; no event crosses a context. Reads run up to `slots` - 1
- * chunks ahead of the writes, so both devices copy at once. Measured on an
- * H100 with two contexts: relayed events, set from callbacks, cost about
- * 4 ms per 8 MiB chunk there (2-4.5 GB/s). */
+ * chunks ahead of the writes, so both devices copy at once. Relayed events,
+ * set from callbacks, cost milliseconds per chunk on NVIDIA's OpenCL
+ * (docs/design.md, "Several devices"). */
 static cl_int driven_copy(struct pycl_stager *s, cl_command_queue src_queue, cl_mem src, size_t src_offset,
                           cl_command_queue dst_queue, cl_mem dst, size_t dst_offset, size_t size,
                           cl_uint num_src_events, const cl_event *src_events, cl_uint num_dst_events,
@@ -523,8 +523,8 @@ static cl_int driven_copy(struct pycl_stager *s, cl_command_queue src_queue, cl_
         if (i > 0 && reads_made < chunks) {
             status = pycl_event_wait(1, &writes[i - 1]);
             if (status == CL_SUCCESS)
-                status = enqueue_chunk_read(s, src_queue, src, src_offset, size, reads_made, num_src_events,
-                                            src_events, &reads[reads_made]);
+                status = enqueue_chunk_read(s, src_queue, src, src_offset, size, reads_made, num_src_events, src_events,
+                                            &reads[reads_made]);
             if (status == CL_SUCCESS)
                 ++reads_made;
             pycl_queue_flush(src_queue);
@@ -564,8 +564,8 @@ cl_int pycl_staged_copy_between(struct pycl_stager *s, cl_command_queue src_queu
     if (blocking) {
         if (s->count < 2)
             return CL_INVALID_VALUE; /* reads run ahead into another slot */
-        return driven_copy(s, src_queue, src, src_offset, dst_queue, dst, dst_offset, size, num_src_events,
-                           src_events, num_dst_events, dst_events, event);
+        return driven_copy(s, src_queue, src, src_offset, dst_queue, dst, dst_offset, size, num_src_events, src_events,
+                           num_dst_events, dst_events, event);
     }
     return relayed_copy(s, src_queue, src_context, src, src_offset, dst_queue, dst_context, dst, dst_offset, size,
                         num_src_events, src_events, num_dst_events, dst_events, event);

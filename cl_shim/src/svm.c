@@ -13,7 +13,7 @@
  * PoCL 3.0 stores the svm_pointers array of clEnqueueSVMFree and reads it on
  * its worker thread when the command runs (3.1 copies it), although the spec
  * lets the caller reuse it at once: PyOpenCL passes a stack array and aborts
- * with "double free or corruption" at exit (QUIRKS.md). So each queued free
+ * with "double free or corruption" at exit (docs/quirks.md). So each queued free
  * gets a heap node holding the array, which the shim frees only after the
  * command has run. This costs one small malloc per free; it can go when no
  * supported PoCL is older than 3.1. */
@@ -31,16 +31,16 @@
  * memory with clSVMFree, as the driver would itself, and marks the node done.
  * The shim frees the node (and with it the pointer array) at a later drain,
  * after the callback has returned. A flag set by the command itself costs
- * less than an event per free (an event to create, query and release: about
- * 2 us each on PoCL, measured), and the callback neither blocks nor releases
- * anything. */
+ * less than an event per free (an event to create, query and release:
+ * docs/design.md, "Lifetimes and deferred releases"), and the callback neither
+ * blocks nor releases anything. */
 #define BATCH_POINTERS 64
-#define BATCH_BYTES ((size_t)4 << 20)
+#define BATCH_BYTES    ((size_t)4 << 20)
 
 struct queued_free {
     cl_context context; /* for clSVMFree; kept alive by the pending item's queue reference */
     cl_uint count;
-    int done; /* set last by free_done */
+    int done;                       /* set last by free_done */
     void *pointers[BATCH_POINTERS]; /* handed to clEnqueueSVMFree; PoCL 3.0 reads it when the command runs */
 };
 
@@ -97,7 +97,7 @@ static int event_done(cl_event event)
     cl_int status = CL_COMPLETE;
     const struct pycl_icd_dispatch *t = table(event);
     if (!t || t->clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL) != CL_SUCCESS)
-        return 1; /* an event the driver no longer knows is not running */
+        return 1;                 /* an event the driver no longer knows is not running */
     return status <= CL_COMPLETE; /* CL_COMPLETE (0) or an error */
 }
 
@@ -165,8 +165,9 @@ static size_t drain(int full)
 
 /* The opportunistic drain of the calls below: only once some items have
  * gathered, so that an allocation does not pay a lock, a malloc and a
- * context release for the one item its predecessor's free left (PoCL 3.0:
- * 0.70 -> 0.4x us for an unbound allocate+free). Items wait a little longer;
+ * context release for the one item its predecessor's free left (measured on
+ * PoCL 3.0: docs/design.md, "Lifetimes and deferred releases"). Items wait a
+ * little longer;
  * pycl_svm_drain still drains everything. */
 #define DRAIN_AT 32
 
@@ -379,8 +380,8 @@ static void unref(struct pycl_svm *svm)
         destroy(svm);
 }
 
-cl_int pycl_svm_alloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uint alignment, cl_command_queue queue,
-                      struct pycl_svm **result)
+cl_int pycl_svm_alloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uint alignment,
+                      cl_command_queue queue, struct pycl_svm **result)
 {
     const struct pycl_icd_dispatch *t = table(context);
     cl_int status = pycl_dispatch_check(context, V20, "clSVMAlloc", t ? (const void *)t->clSVMAlloc : NULL, &t);
@@ -428,8 +429,8 @@ void pycl_svm_free(struct pycl_svm *svm)
     pthread_mutex_unlock(&svm_lock);
 }
 
-cl_int pycl_svm_enqueue_release(struct pycl_svm *svm, cl_command_queue queue, cl_uint num_events, const cl_event *wait_list,
-                                cl_event *event)
+cl_int pycl_svm_enqueue_release(struct pycl_svm *svm, cl_command_queue queue, cl_uint num_events,
+                                const cl_event *wait_list, cl_event *event)
 {
     if (!svm)
         return CL_INVALID_VALUE;
@@ -438,7 +439,8 @@ cl_int pycl_svm_enqueue_release(struct pycl_svm *svm, cl_command_queue queue, cl
     if (!queue)
         return CL_INVALID_COMMAND_QUEUE;
     const struct pycl_icd_dispatch *t = table(queue);
-    cl_int status = pycl_dispatch_check(queue, V20, "clEnqueueSVMFree", t ? (const void *)t->clEnqueueSVMFree : NULL, &t);
+    cl_int status =
+        pycl_dispatch_check(queue, V20, "clEnqueueSVMFree", t ? (const void *)t->clEnqueueSVMFree : NULL, &t);
     if (status != CL_SUCCESS)
         return status;
     pthread_mutex_lock(&svm_lock);
@@ -460,7 +462,8 @@ cl_int pycl_svm_bind(struct pycl_svm *svm, cl_command_queue queue)
     if (!svm || !queue)
         return CL_INVALID_VALUE;
     const struct pycl_icd_dispatch *t = table(queue);
-    cl_int status = pycl_dispatch_check(queue, V20, "clEnqueueSVMFree", t ? (const void *)t->clEnqueueSVMFree : NULL, &t);
+    cl_int status =
+        pycl_dispatch_check(queue, V20, "clEnqueueSVMFree", t ? (const void *)t->clEnqueueSVMFree : NULL, &t);
     if (status != CL_SUCCESS)
         return status;
     pthread_mutex_lock(&svm_lock);
@@ -508,17 +511,19 @@ cl_int pycl_enqueue_svm_memcpy(cl_command_queue queue, cl_bool blocking, void *d
     PYCL_DISPATCH(queue, V20, clEnqueueSVMMemcpy, queue, blocking, dst, src, size, num_events, wait_list, event);
 }
 
-cl_int pycl_enqueue_svm_memfill(cl_command_queue queue, void *ptr, const void *pattern, size_t pattern_size, size_t size,
-                                cl_uint num_events, const cl_event *wait_list, cl_event *event)
+cl_int pycl_enqueue_svm_memfill(cl_command_queue queue, void *ptr, const void *pattern, size_t pattern_size,
+                                size_t size, cl_uint num_events, const cl_event *wait_list, cl_event *event)
 {
-    PYCL_DISPATCH(queue, V20, clEnqueueSVMMemFill, queue, ptr, pattern, pattern_size, size, num_events, wait_list, event);
+    PYCL_DISPATCH(queue, V20, clEnqueueSVMMemFill, queue, ptr, pattern, pattern_size, size, num_events, wait_list,
+                  event);
 }
 
-cl_int pycl_enqueue_svm_migrate(cl_command_queue queue, cl_uint num_pointers, const void **pointers, const size_t *sizes,
-                                cl_mem_migration_flags flags, cl_uint num_events, const cl_event *wait_list, cl_event *event)
+cl_int pycl_enqueue_svm_migrate(cl_command_queue queue, cl_uint num_pointers, const void **pointers,
+                                const size_t *sizes, cl_mem_migration_flags flags, cl_uint num_events,
+                                const cl_event *wait_list, cl_event *event)
 {
-    PYCL_DISPATCH(queue, V21, clEnqueueSVMMigrateMem, queue, num_pointers, pointers, sizes, flags, num_events, wait_list,
-                  event);
+    PYCL_DISPATCH(queue, V21, clEnqueueSVMMigrateMem, queue, num_pointers, pointers, sizes, flags, num_events,
+                  wait_list, event);
 }
 
 cl_int pycl_kernel_set_arg_svm_pointer(cl_kernel kernel, cl_uint index, const void *ptr)
@@ -531,8 +536,9 @@ cl_int pycl_kernel_set_exec_info(cl_kernel kernel, cl_kernel_exec_info param, si
     PYCL_DISPATCH(kernel, V20, clSetKernelExecInfo, kernel, param, size, value);
 }
 
-cl_int pycl_svm_map(cl_command_queue queue, cl_bool blocking, cl_map_flags flags, struct pycl_svm *svm, void *ptr, size_t size,
-                    cl_uint num_events, const cl_event *wait_list, cl_event *event, struct pycl_svm_mapping **result)
+cl_int pycl_svm_map(cl_command_queue queue, cl_bool blocking, cl_map_flags flags, struct pycl_svm *svm, void *ptr,
+                    size_t size, cl_uint num_events, const cl_event *wait_list, cl_event *event,
+                    struct pycl_svm_mapping **result)
 {
     const struct pycl_icd_dispatch *t = table(queue);
     cl_int status = pycl_dispatch_check(queue, V20, "clEnqueueSVMMap", t ? (const void *)t->clEnqueueSVMMap : NULL, &t);
@@ -563,15 +569,16 @@ cl_int pycl_svm_map(cl_command_queue queue, cl_bool blocking, cl_map_flags flags
     return CL_SUCCESS;
 }
 
-cl_int pycl_svm_unmap(struct pycl_svm_mapping *mapping, cl_command_queue queue, cl_uint num_events, const cl_event *wait_list,
-                      cl_event *event)
+cl_int pycl_svm_unmap(struct pycl_svm_mapping *mapping, cl_command_queue queue, cl_uint num_events,
+                      const cl_event *wait_list, cl_event *event)
 {
     if (!mapping)
         return CL_INVALID_VALUE;
     if (!queue)
         queue = mapping->queue;
     const struct pycl_icd_dispatch *t = table(queue);
-    cl_int status = pycl_dispatch_check(queue, V20, "clEnqueueSVMUnmap", t ? (const void *)t->clEnqueueSVMUnmap : NULL, &t);
+    cl_int status =
+        pycl_dispatch_check(queue, V20, "clEnqueueSVMUnmap", t ? (const void *)t->clEnqueueSVMUnmap : NULL, &t);
     if (status != CL_SUCCESS)
         return status;
     cl_event done = NULL;

@@ -2,15 +2,15 @@
  * changed since its last launch are set, then the NDRange is enqueued. Python
  * keeps one pycl_kernel_args per kernel object and writes the new values into
  * its cells between launches; work sizes travel as scalars, so a launch
- * allocates nothing (three cffi size_t arrays alone cost about 0.5 us on
- * CPython). pycl-internal, not in the dispatcher: C code calls
+ * allocates nothing (cffi arrays are dear on CPython: docs/design.md,
+ * "Enqueue routes"). pycl-internal, not in the dispatcher: C code calls
  * clSetKernelArg and clEnqueueNDRangeKernel through the runtime.h entries. */
 
 /* marks[i]: how argument i is set at the next launch, 0 once it has been
  * (except PYCL_ARG_EVERY_LAUNCH). */
 #define PYCL_ARG_CLEAN 0
 #define PYCL_ARG_BYTES 1 /* sizes[i] bytes at values[i] (clSetKernelArg) */
-#define PYCL_ARG_SVM 2   /* values[i] is the pointer (clSetKernelArgSVMPointer) */
+#define PYCL_ARG_SVM   2 /* values[i] is the pointer (clSetKernelArgSVMPointer) */
 #define PYCL_ARG_LOCAL 3 /* sizes[i] bytes of __local memory (value NULL) */
 /* sizes[i] bytes at values[i], set at every launch and never cleared: a
  * scalar of a declared dtype, which every kernel call writes anew, so Python
@@ -43,8 +43,8 @@ cl_int pycl_kernel_set_marked(cl_kernel kernel, struct pycl_kernel_args *args);
  * args->max_groups. Its few arguments are the point: each one costs CPython
  * a conversion in every call. Launches with an offset set the marked
  * arguments and call pycl_enqueue_nd_range_kernel. */
-cl_int pycl_launch(cl_command_queue queue, cl_kernel kernel, struct pycl_kernel_args *args, cl_uint work_dim,
-                   size_t g0, size_t g1, size_t g2, size_t l0, size_t l1, size_t l2, cl_uint num_events,
+cl_int pycl_launch(cl_command_queue queue, cl_kernel kernel, struct pycl_kernel_args *args, cl_uint work_dim, size_t g0,
+                   size_t g1, size_t g2, size_t l0, size_t l1, size_t l2, cl_uint num_events,
                    const cl_event *wait_list);
 /* pycl_launch of one dimension, the most common launch, in five arguments
  * fewer. */

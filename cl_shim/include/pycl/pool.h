@@ -11,8 +11,8 @@
  * of a bin are interchangeable (PyOpenCL's bins). */
 
 #define PYCL_POOL_BUFFERS 0
-#define PYCL_POOL_SVM 1
-#define PYCL_POOL_OPAQUE 2
+#define PYCL_POOL_SVM     1
+#define PYCL_POOL_OPAQUE  2
 /* pycl_pool_status() after a pycl_pool_take that found no held block in the
  * bin: allocate one and hand it to pycl_pool_adopt. */
 #define PYCL_POOL_MISS 1
@@ -22,12 +22,12 @@ struct pycl_pool;
 /* A handed-out block: the record a PooledBuffer or PooledSVM owns, with
  * pycl_pool_return as its ffi.gc destructor. */
 struct pycl_pooled {
-    cl_mem mem;            /* the block of a buffer pool, else NULL */
-    struct pycl_svm *svm;  /* the block of an SVM pool, else NULL */
-    uintptr_t address;     /* the cl_mem, the SVM pointer or the opaque token, as an int */
-    size_t nbytes;         /* the block's size (its bin's) */
-    size_t size;           /* the size asked for */
-    uintptr_t tag;         /* the caller's, kept with the block while it is held */
+    cl_mem mem;           /* the block of a buffer pool, else NULL */
+    struct pycl_svm *svm; /* the block of an SVM pool, else NULL */
+    uintptr_t address;    /* the cl_mem, the SVM pointer or the opaque token, as an int */
+    size_t nbytes;        /* the block's size (its bin's) */
+    size_t size;          /* the size asked for */
+    uintptr_t tag;        /* the caller's, kept with the block while it is held */
     uint64_t bin;
     struct pycl_pool *pool;
 };

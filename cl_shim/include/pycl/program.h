@@ -14,7 +14,7 @@ cl_int pycl_program_create_with_built_in_kernels(cl_context context, cl_uint num
                                                  const char *kernel_names, cl_program *program);
 cl_int pycl_platform_unload_compiler(cl_platform_id platform);
 cl_int pycl_device_create_sub_devices(cl_device_id device, const cl_device_partition_property *properties,
-                                     cl_uint num_devices, cl_device_id *devices, cl_uint *num_devices_ret);
+                                      cl_uint num_devices, cl_device_id *devices, cl_uint *num_devices_ret);
 cl_int pycl_kernel_clone(cl_kernel kernel, cl_kernel *clone);
 cl_int pycl_kernel_get_sub_group_info(cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param,
                                       size_t input_size, const void *input, size_t size, void *value, size_t *size_ret);

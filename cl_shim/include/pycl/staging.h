@@ -1,8 +1,9 @@
 /* Staged host<->buffer copies through pinned memory (cl_shim/src/staging.c).
  *
  * A GPU driver copies pageable host memory through a small pinned buffer of
- * its own, one thread at a time (NVIDIA OpenCL, CUDA 13: ~8.4 GB/s host to
- * device against ~55 GB/s from pinned memory, QUIRKS.md). A stager owns
+ * its own, one thread at a time, far below the speed it reaches from pinned
+ * memory (NVIDIA OpenCL, CUDA 13: docs/quirks.md; docs/design.md, "Staging",
+ * has the figures). A stager owns
  * `slots` pinned buffers (CL_MEM_ALLOC_HOST_PTR, kept mapped) of `chunk`
  * bytes; a staged copy splits the transfer into chunks that `threads` host
  * threads copy to or from the slots with memcpy while the device moves other

@@ -16,20 +16,21 @@
  * waiting. */
 
 struct pycl_svm {
-    uintptr_t address;      /* the pointer as allocated (0 for size 0), an int for Python */
-    void *ptr;              /* NULL for size 0 and once the free is enqueued */
+    uintptr_t address; /* the pointer as allocated (0 for size 0), an int for Python */
+    void *ptr;         /* NULL for size 0 and once the free is enqueued */
     size_t size;
-    cl_context context;     /* retained */
-    cl_command_queue queue; /* retained; NULL when unbound */
-    cl_uint refs;           /* the owner + each live mapping (under the shim's lock) */
-    cl_uint maps;           /* live mappings (for the owner's explicit release) */
-    cl_event after;         /* retained: the last implicit unmap, which the free waits for */
+    cl_context context;           /* retained */
+    cl_command_queue queue;       /* retained; NULL when unbound */
+    cl_uint refs;                 /* the owner + each live mapping (under the shim's lock) */
+    cl_uint maps;                 /* live mappings (for the owner's explicit release) */
+    cl_event after;               /* retained: the last implicit unmap, which the free waits for */
     cl_command_queue after_queue; /* retained: that unmap's queue */
 };
 
 /* clSVMAlloc. size 0: no driver call, ptr NULL. A NULL result is
  * CL_MEM_OBJECT_ALLOCATION_FAILURE. queue (may be NULL) is retained. */
-cl_int pycl_svm_alloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uint alignment, cl_command_queue queue, struct pycl_svm **svm);
+cl_int pycl_svm_alloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uint alignment,
+                      cl_command_queue queue, struct pycl_svm **svm);
 /* The owner's reference: the ffi.gc destructor. Frees the memory when no
  * mapping holds it (queued on the bound queue, else clSVMFree). Never blocks. */
 void pycl_svm_free(struct pycl_svm *svm);
@@ -38,7 +39,8 @@ void pycl_svm_free(struct pycl_svm *svm);
  * the allocation holds no memory; pycl_svm_free still has to run.
  * CL_INVALID_COMMAND_QUEUE if no queue is given or bound, CL_INVALID_OPERATION
  * while a mapping is live, CL_INVALID_VALUE if already freed. */
-cl_int pycl_svm_enqueue_release(struct pycl_svm *svm, cl_command_queue queue, cl_uint num_events, const cl_event *wait_list, cl_event *event);
+cl_int pycl_svm_enqueue_release(struct pycl_svm *svm, cl_command_queue queue, cl_uint num_events,
+                                const cl_event *wait_list, cl_event *event);
 /* Rebinds the free to `queue`: a marker on the old queue, waited for by a
  * barrier on the new one (both events released). */
 cl_int pycl_svm_bind(struct pycl_svm *svm, cl_command_queue queue);
@@ -56,9 +58,13 @@ size_t pycl_svm_drain(int wait);
  * than freed under running commands). For tests. */
 size_t pycl_svm_leaked(void);
 
-cl_int pycl_enqueue_svm_memcpy(cl_command_queue queue, cl_bool blocking, void *dst, const void *src, size_t size, cl_uint num_events, const cl_event *wait_list, cl_event *event);
-cl_int pycl_enqueue_svm_memfill(cl_command_queue queue, void *ptr, const void *pattern, size_t pattern_size, size_t size, cl_uint num_events, const cl_event *wait_list, cl_event *event);
-cl_int pycl_enqueue_svm_migrate(cl_command_queue queue, cl_uint num_pointers, const void **pointers, const size_t *sizes, cl_mem_migration_flags flags, cl_uint num_events, const cl_event *wait_list, cl_event *event);
+cl_int pycl_enqueue_svm_memcpy(cl_command_queue queue, cl_bool blocking, void *dst, const void *src, size_t size,
+                               cl_uint num_events, const cl_event *wait_list, cl_event *event);
+cl_int pycl_enqueue_svm_memfill(cl_command_queue queue, void *ptr, const void *pattern, size_t pattern_size,
+                                size_t size, cl_uint num_events, const cl_event *wait_list, cl_event *event);
+cl_int pycl_enqueue_svm_migrate(cl_command_queue queue, cl_uint num_pointers, const void **pointers,
+                                const size_t *sizes, cl_mem_migration_flags flags, cl_uint num_events,
+                                const cl_event *wait_list, cl_event *event);
 cl_int pycl_kernel_set_arg_svm_pointer(cl_kernel kernel, cl_uint index, const void *ptr);
 cl_int pycl_kernel_set_exec_info(cl_kernel kernel, cl_kernel_exec_info param, size_t size, const void *value);
 
@@ -74,10 +80,13 @@ struct pycl_svm_mapping {
 };
 /* clEnqueueSVMMap of size bytes at ptr; *event (always returned) is the map
  * command. size 0: a marker, and no unmap later. */
-cl_int pycl_svm_map(cl_command_queue queue, cl_bool blocking, cl_map_flags flags, struct pycl_svm *svm, void *ptr, size_t size, cl_uint num_events, const cl_event *wait_list, cl_event *event, struct pycl_svm_mapping **mapping);
+cl_int pycl_svm_map(cl_command_queue queue, cl_bool blocking, cl_map_flags flags, struct pycl_svm *svm, void *ptr,
+                    size_t size, cl_uint num_events, const cl_event *wait_list, cl_event *event,
+                    struct pycl_svm_mapping **mapping);
 /* Enqueues the unmap on `queue` (NULL: the mapping's queue). CL_INVALID_VALUE
  * if already unmapped. */
-cl_int pycl_svm_unmap(struct pycl_svm_mapping *mapping, cl_command_queue queue, cl_uint num_events, const cl_event *wait_list, cl_event *event);
+cl_int pycl_svm_unmap(struct pycl_svm_mapping *mapping, cl_command_queue queue, cl_uint num_events,
+                      const cl_event *wait_list, cl_event *event);
 /* The ffi.gc destructor: unmaps if still mapped (non-blocking), drops the
  * allocation reference, frees. */
 void pycl_svm_mapping_free(struct pycl_svm_mapping *mapping);
