@@ -125,6 +125,20 @@ def test_image_host_copies(device, data):
 
 
 @given(data=st.data())
+def test_image_host_kwargs_are_image_regions(data):
+    """The keyword form spans what the ImageRegion it comes from spans (no device)."""
+    shape, is_array = data.draw(S.image_shapes())
+    element = data.draw(st.sampled_from([1, 4, 16]))
+    host_size = data.draw(st.integers(element, 4000))
+    kwargs = data.draw(S.image_host_kwargs(shape, element, host_size, is_array))
+    assert set(kwargs) <= {"origin", "region", "pitches"}
+    region = S.ImageRegion(kwargs["origin"], kwargs["region"], kwargs.get("pitches"))
+    (x, y, z), (w, h, d), _, _ = region.resolved(element, is_array and len(shape) == 2)
+    assert all(o + r <= n for o, r, n in zip((x, y, z), (w, h, d), padded(shape, 1)))
+    assert region.host_nbytes(element, is_array and len(shape) == 2) <= host_size
+
+
+@given(data=st.data())
 def test_image_buffer_copies(device, data):
     queue = image_queue(device)
     img, model, shape, _ = new_image(queue, data)
