@@ -3,9 +3,10 @@
 Each page's ``.. code-block:: python`` blocks run in order in one namespace
 (the examples on a page continue one another), on the device
 ``create_some_context(interactive=False)`` picks (``PYOPENCL_CTX``). The
-embedding page is left out: its examples build a C extension. Needs an
-OpenCL device that compiles kernels (the pip PoCL, on most machines);
-tests/test_examples.py runs it on every such device::
+embedding page is left out: its examples build a C extension. The fuzzing
+page needs the test extra (pytest, hypothesis). Needs an OpenCL device that
+compiles kernels (the pip PoCL, on most machines); tests/test_examples.py
+runs it on every such device::
 
     .venv/bin/python docs/check_examples.py [page.rst ...]
 """
@@ -19,7 +20,7 @@ import textwrap
 import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-PAGES = ["index", "devices", "transfers", "svm", "images", "pools", "pinned"]
+PAGES = ["index", "devices", "transfers", "svm", "images", "pools", "pinned", "pypy", "fuzzing"]
 
 
 def python_blocks(path: str) -> list[tuple[int, str]]:
