@@ -356,7 +356,11 @@ class SVMAllocation(SVMPointer, Handle):
         )
 
 
-# }}}
+def pending_frees(wait: bool = False) -> int:
+    """Enqueue the shim's batched frees and say how many frees and dropped
+    references are still pending; ``wait=True`` first finishes the queues of
+    running frees (blocking). For tests."""
+    return lib.pycl_svm_drain(1 if wait else 0)
 
 
 # }}}
@@ -464,10 +468,3 @@ def fsvm_empty_like(
 
 
 # }}}
-
-
-def pending_frees(wait: bool = False) -> int:
-    """Enqueue the shim's batched frees and say how many frees and dropped
-    references are still pending; ``wait=True`` first finishes the queues of
-    running frees (blocking). For tests."""
-    return lib.pycl_svm_drain(1 if wait else 0)
