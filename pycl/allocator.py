@@ -108,14 +108,14 @@ class SVMAllocator:
         flags: int = _constants.svm_mem_flags.READ_WRITE,
         queue: Optional[CommandQueue] = None,
     ) -> None:
-        from pycl.svm import _check_context_svm, _in_order_queue
+        from pycl._svm_checks import check_context_svm, in_order_queue
 
         routine = "SVMAllocator"
         self.alignment = alignment_value(alignment, routine)
         self.flags = svm_flags_value(flags, routine)
-        _check_context_svm(context, self.flags, routine)
+        check_context_svm(context, self.flags, routine)
         if queue is not None:
-            _in_order_queue(queue, context, routine)
+            in_order_queue(queue, context, routine)
         self.context = context
         self.queue = queue
 

@@ -196,10 +196,10 @@ class PooledSVM(SVMPointer):
 
     def bind_to_queue(self, queue: CommandQueue) -> None:
         """Order the block's next use after the commands of ``queue``."""
-        from pycl.svm import _in_order_queue
+        from pycl._svm_checks import in_order_queue
 
         self._pointer("PooledSVM.bind_to_queue")
-        _in_order_queue(queue, self._context, "PooledSVM.bind_to_queue")
+        in_order_queue(queue, self._context, "PooledSVM.bind_to_queue")
         self._queue = queue
         self._record.tag = self._pool._remember(queue)
 

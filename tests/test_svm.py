@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import pycl as cl
+from pycl import _svm_allocation
 from pycl import svm as _svm
 from pycl.testing import require_kernel_compiler
 
@@ -233,7 +234,7 @@ def test_allocation_failure_is_memory_error(svm_ctx):
 
 def test_unbound_allocation_warns_once(svm_ctx):
     ctx, queue = svm_ctx
-    _svm._warned_unbound = False
+    _svm_allocation._warned_unbound = False
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         a = cl.SVMAllocation(ctx, 64, 0, RW)

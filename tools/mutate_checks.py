@@ -18,7 +18,7 @@ survived.
 
     python tools/mutate_checks.py                       # pycl/_args.py, tests/test_args_sweep.py
     python tools/mutate_checks.py --tests tests/test_args_sweep.py tests/test_transfer.py
-    python tools/mutate_checks.py --module pycl/svm.py --limits-only   # the fast paths outside _args
+    python tools/mutate_checks.py --module pycl/_svm_allocation.py --limits-only   # a fast path outside _args
     PYOPENCL_TEST=3.1 python tools/mutate_checks.py     # one device, faster
 """
 
