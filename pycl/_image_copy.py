@@ -140,22 +140,6 @@ def check_image_arg(image: object, routine: str, name: str) -> None:
         raise TypeError("%s: %s must be a pycl.Image, not %s" % (routine, name, type(image).__name__))
 
 
-_pocl31_by_device: dict[int, bool] = {}  # device handle -> bool
-
-
-def buffer_image_crashes(device: Device) -> bool:
-    """PoCL 3.1 (Debian's pocl-opencl-icd) segfaults inside clEnqueueFillImage
-    and clEnqueueCopyImageToBuffer when the image is an IMAGE1D_BUFFER
-    (PyOpenCL crashes the same way; the pip PoCL 3.0 works). On that driver
-    pycl fills the image's buffer with the converted element, and copies from
-    the image's buffer, whose bytes are the image's elements. The check can
-    go when no supported PoCL 3.1 remains."""
-    crashes = _pocl31_by_device.get(device._ptr)
-    if crashes is None:
-        crashes = _pocl31_by_device[device._ptr] = "PoCL 3.1" in device.platform.version
-    return crashes
-
-
 # }}}
 
 
@@ -242,6 +226,23 @@ def _buffer_span(
             % (offset, region, image._element, offset + n, buffer_name, buffer, buffer._size),
         )
     return offset
+
+
+_pocl31_by_device: dict[int, bool] = {}  # device handle -> bool
+
+
+def buffer_image_crashes(device: Device) -> bool:
+    """PoCL 3.1 (Debian's pocl-opencl-icd) segfaults inside clEnqueueFillImage
+    and clEnqueueCopyImageToBuffer when the image is an IMAGE1D_BUFFER
+    (PyOpenCL crashes the same way; the pip PoCL 3.0 works). On that driver
+    pycl fills the image's buffer with the converted element, and copies from
+    the image's buffer, whose bytes are the image's elements (docs/differences.md,
+    "Driver defects the image code works around"). The check can go when no
+    supported PoCL 3.1 remains."""
+    crashes = _pocl31_by_device.get(device._ptr)
+    if crashes is None:
+        crashes = _pocl31_by_device[device._ptr] = "PoCL 3.1" in device.platform.version
+    return crashes
 
 
 def _copy_buffer_image(

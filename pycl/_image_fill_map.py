@@ -14,9 +14,8 @@ import numpy as np
 from pycl._lib import ffi, lib
 from pycl import constants as _constants
 from pycl import _wards
-from pycl._enqueue import enqueued
-from pycl.errors import UnavailableError, logic_error
-from pycl.event import Event, out_cell
+from pycl.errors import UnavailableError, check, logic_error
+from pycl.event import Event, out_cell, take_event
 from pycl.mapping import MemoryMap, _dtype as _map_dtype
 from pycl.memory import array_interface
 from pycl.queue import queue_handle
@@ -154,7 +153,10 @@ def enqueue_fill_image(
     status = lib.pycl_enqueue_fill_image(
         q, handle, data, ffi.new("size_t[3]", origin), ffi.new("size_t[3]", region), count, events, out
     )
-    return enqueued(status, out, out_int, "clEnqueueFillImage", "origin %r, region %r", origin, region)
+    # The epilogue of enqueued(), inline: a call less on a hot path.
+    if status:
+        check(status, "clEnqueueFillImage", "origin %r, region %r" % (origin, region))
+    return take_event(Event, out, out_int)
 
 
 # }}}
@@ -295,7 +297,10 @@ def enqueue_map_image(
         out,
         record,
     )
-    event = enqueued(status, out, out_int, "clEnqueueMapImage", "origin %r, region %r", origin, region)
+    # The epilogue of enqueued(), inline: a call less on a hot path.
+    if status:
+        check(status, "clEnqueueMapImage", "origin %r, region %r" % (origin, region))
+    event = take_event(Event, out, out_int)
     memory_map = MemoryMap._adopt(record[0], img, w * h * d * element)
     mapping = memory_map._mapping
     row = pitches[0] or w * element

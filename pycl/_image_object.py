@@ -57,7 +57,7 @@ _ct = _constants.channel_type
 _co = _constants.channel_order
 
 
-# {{{ images
+# {{{ creation checks
 
 _limits_cache: dict[int, dict[str, int]] = {}  # device handle -> dict of the image size limits
 
@@ -135,7 +135,7 @@ def _image_type_for(shape: tuple[int, ...], is_array: bool, buffer: Optional[Buf
 
 
 def _extents(image_type: int, shape: tuple[int, ...]) -> tuple[int, ...]:
-    """The image's extent along each origin/region axis (see the module doc)."""
+    """The image's extent along each origin/region axis (see ``pycl.image``)."""
     if image_type in (_mot.IMAGE1D, _mot.IMAGE1D_BUFFER):
         return (shape[0], 1, 1)
     if image_type in (_mot.IMAGE1D_ARRAY, _mot.IMAGE2D):
@@ -180,7 +180,7 @@ def _creation_pitches(
             routine, "pitches[1] (slice pitch) = %d is not a multiple of the row pitch %d" % (slice_, row)
         )
     if image_type == _mot.IMAGE1D_ARRAY:
-        row = slice_  # the layer distance as both pitches (see _host_pitches)
+        row = slice_  # the layer distance as both pitches (see _image_copy._host_pitches)
     return row, slice_, slice_ * count
 
 
@@ -200,7 +200,8 @@ _ignores_pitches_by_device: dict[int, bool] = {}  # device handle -> bool
 def _ignores_creation_pitches(context: Context) -> bool:
     """Oclgrind (21.10) reads host memory tightly packed at image creation,
     whatever image_row_pitch and image_slice_pitch say; pycl then writes the
-    image after creating it (COPY_HOST_PTR) or refuses (USE_HOST_PTR)."""
+    image after creating it (COPY_HOST_PTR) or refuses (USE_HOST_PTR)
+    (docs/differences.md, "Driver defects the image code works around")."""
     for device in context.devices:
         ignores = _ignores_pitches_by_device.get(device._ptr)
         if ignores is None:
@@ -288,6 +289,12 @@ def _host_memory(
             lib.CL_INVALID_HOST_PTR,
         )
     return host, row, slice_
+
+
+# }}}
+
+
+# {{{ the Image class
 
 
 class Image(MemoryObject):
@@ -379,6 +386,8 @@ class Image(MemoryObject):
         elif flags & (_mf.USE_HOST_PTR | _mf.COPY_HOST_PTR):
             raise logic_error(routine, "flags %s need a hostbuf" % _mf.to_string(flags), lib.CL_INVALID_HOST_PTR)
         check_format_supported(context, flags, image_type, format, routine)
+        # Oclgrind reads host memory tightly packed at creation (see
+        # _ignores_creation_pitches): a pitched hostbuf is written afterwards.
         late_write: Optional[tuple[Any, int, int]] = None  # (hostbuf, row pitch, slice pitch)
         if (
             host != ffi.NULL
@@ -453,7 +462,9 @@ class Image(MemoryObject):
             self._hostbuf = hostbuf
 
     def _copy_in_later(self, hostbuf: HostSource, row: int, slice_: int) -> None:
-        """COPY_HOST_PTR with pitches on Oclgrind: a blocking write instead."""
+        """COPY_HOST_PTR with pitches on Oclgrind: a blocking write instead
+        (through the image route of ``enqueue_copy``, which ``pycl.image``
+        registers before any image exists)."""
         queue = CommandQueue(self._context)
         try:
             enqueue_copy(queue, self, hostbuf, origin=(0, 0, 0), region=self._shape, pitches=(row, slice_))
