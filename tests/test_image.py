@@ -299,12 +299,12 @@ def test_repeated_creation_checks_the_same(cq):
 def test_no_image_support_is_unavailable(cq, monkeypatch):
     """A 3.0 device may lack images: every image call says so (simulated by
     pycl's per-device cache, since every device here has images)."""
-    import pycl.image
+    import pycl._image_format
 
     ctx, queue = cq
     fmt = cl.ImageFormat(co.RGBA, ct.FLOAT)
     for device in ctx.devices:
-        monkeypatch.setitem(pycl.image._image_support, device._ptr, False)
+        monkeypatch.setitem(pycl._image_format._image_support, device._ptr, False)
     with pytest.raises(cl.UnavailableError, match="IMAGE_SUPPORT false"):
         cl.create_image(ctx, mf.READ_WRITE, fmt, (4, 4))
     with pytest.raises(cl.UnavailableError):

@@ -1,0 +1,384 @@
+"""Image regions and the image routes of ``enqueue_copy``: the checks of
+origins, regions and host pitches against an image (see ``pycl.image`` for
+their axes), and the copies between an image and host memory, a buffer or
+another image, registered with ``pycl.transfer.register_route``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Optional, Union
+
+from pycl._lib import ffi, lib
+from pycl import constants as _constants
+from pycl import _wards
+from pycl._enqueue import enqueued
+from pycl.errors import check, logic_error
+from pycl.event import Event, out_cell
+from pycl.queue import queue_handle
+from pycl.transfer import _copy_buffer, _marker, _nanny, _nanny_marker, register_route
+from pycl._args import NO_HOST_READ, NO_HOST_WRITE, describe, host_access, host_bytes, mem_handle, pitch_pair
+from pycl._args import size_value, triple, wait_list
+from pycl._image_object import Image
+
+if TYPE_CHECKING:
+    from pycl._typing import Extent, HostDestination, HostSource, Size, WaitList
+    from pycl.event import NannyEvent
+    from pycl.memory import Buffer
+    from pycl.platform import Device
+    from pycl.queue import CommandQueue
+
+    # An origin or region: a tuple of up to three ints, or one int.
+    _Coords = Union[Size, Extent]
+
+__all__ = ["checked_box", "check_image_arg", "buffer_image_crashes"]
+
+_mot = _constants.mem_object_type
+
+
+# {{{ region checks
+
+
+_AXIS_NAMES = {
+    _mot.IMAGE1D: ("x", "(unused)", "(unused)"),
+    _mot.IMAGE1D_BUFFER: ("x", "(unused)", "(unused)"),
+    _mot.IMAGE1D_ARRAY: ("x", "layer", "(unused)"),
+    _mot.IMAGE2D: ("x", "y", "(unused)"),
+    _mot.IMAGE2D_ARRAY: ("x", "y", "layer"),
+    _mot.IMAGE3D: ("x", "y", "z"),
+}
+
+
+def checked_box(
+    image: Image, origin: Optional[_Coords], region: Optional[_Coords], origin_name: str, side: str, routine: str
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Padded ``(origin, region)`` checked to lie inside ``image`` (None,
+    the routes' default, is refused: they have to be given)."""
+    origin = triple(origin, origin_name, 0, routine)
+    region = triple(region, "region", 1, routine)
+    extent = image._extent
+    if origin[0] + region[0] <= extent[0] and origin[1] + region[1] <= extent[1] and origin[2] + region[2] <= extent[2]:
+        return origin, region
+    for axis in range(3):
+        end = origin[axis] + region[axis]
+        if end > extent[axis]:
+            raise logic_error(
+                routine,
+                "%s = %r with region = %r reaches %d on axis %d (%s) of %s, whose extent there is %d "
+                "(a %s image of shape %r)"
+                % (
+                    origin_name,
+                    origin,
+                    region,
+                    end,
+                    axis,
+                    _AXIS_NAMES[image._type][axis],
+                    side,
+                    extent[axis],
+                    _mot.to_string(image._type),
+                    image._shape,
+                ),
+            )
+    return origin, region
+
+
+def _host_pitches(
+    image: Image,
+    region: tuple[int, ...],
+    pitches: Optional[Extent],
+    host_len: int,
+    host_obj: object,
+    host_name: str,
+    routine: str,
+) -> tuple[int, int]:
+    """``(row_pitch, slice_pitch)`` to pass for a host transfer of ``region``,
+    checked against the host object's ``host_len`` bytes."""
+    row_given, slice_given = pitch_pair(pitches, "pitches", routine)
+    w, h, d = region
+    element = image._element
+    row_min = w * element
+    row = row_given or row_min
+    if row < row_min:
+        raise logic_error(
+            routine, "pitches[0] (row pitch) = %d is smaller than region[0] %d x element size %d" % (row, w, element)
+        )
+    image_type = image._type
+    if image_type in (_mot.IMAGE1D, _mot.IMAGE1D_BUFFER, _mot.IMAGE2D):
+        if slice_given:
+            raise logic_error(
+                routine,
+                "pitches[1] (slice pitch) = %d must be 0 for a %s image" % (slice_given, _mot.to_string(image_type)),
+            )
+        slice_ = 0
+        need = (h - 1) * row + row_min
+    elif image_type == _mot.IMAGE1D_ARRAY:
+        slice_ = slice_given or row
+        if slice_ < row:
+            raise logic_error(routine, "pitches[1] (layer pitch) = %d is smaller than the row pitch %d" % (slice_, row))
+        need = (h - 1) * slice_ + row_min
+        # Drivers disagree on which pitch separates the layers of a 1D array
+        # (the spec: slice_pitch; PoCL 3.1: row_pitch): pass it as both.
+        row = slice_
+    else:
+        slice_ = slice_given or row * h
+        if slice_ < row * h:
+            raise logic_error(
+                routine,
+                "pitches[1] (slice pitch) = %d is smaller than row pitch %d x region[1] %d" % (slice_, row, h),
+            )
+        need = (d - 1) * slice_ + (h - 1) * row + row_min
+    if need > host_len:
+        raise logic_error(
+            routine,
+            "region = %r of %r elements (%d bytes each) with pitches (%d, %d) spans %d bytes; %s (%s) has %d"
+            % (region, image._format, element, row, slice_, need, host_name, describe(host_obj), host_len),
+        )
+    return row, slice_
+
+
+def check_image_arg(image: object, routine: str, name: str) -> None:
+    if not isinstance(image, Image):
+        raise TypeError("%s: %s must be a pycl.Image, not %s" % (routine, name, type(image).__name__))
+
+
+# }}}
+
+
+# {{{ enqueue_copy routes
+
+
+def _image_host(
+    queue: CommandQueue,
+    image: Image,
+    host_obj: HostSource,
+    origin: Optional[_Coords],
+    region: Optional[_Coords],
+    pitches: Optional[Extent],
+    is_blocking: bool,
+    wait_for: WaitList,
+    reading: bool,
+) -> NannyEvent:
+    routine = "enqueue_copy"
+    if _wards._pending:
+        _wards.prune_completed_front()
+    q = queue_handle(queue, routine)
+    mem = mem_handle(image, queue, routine, "src" if reading else "dest")
+    host_name = "dest" if reading else "src"
+    host = host_bytes(host_obj, reading, routine, host_name)
+    origin, region = checked_box(image, origin, region, "origin", "src" if reading else "dest", routine)
+    if reading and image._flags & NO_HOST_READ:
+        host_access(image, NO_HOST_READ, routine, "read it")
+    elif not reading and image._flags & NO_HOST_WRITE:
+        host_access(image, NO_HOST_WRITE, routine, "write it")
+    count, events = wait_list(wait_for, routine)
+    if 0 in region:
+        return _nanny_marker(q, count, events, host_obj)
+    row, slice_ = _host_pitches(image, region, pitches, len(host), host_obj, host_name, routine)
+    out, out_int = out_cell()
+    ox, oy, oz = origin
+    rx, ry, rz = region
+    status = lib.pycl_image_region(
+        q, mem, reading, 1 if is_blocking else 0, ox, oy, oz, rx, ry, rz, row, slice_, host, count, events, out
+    )
+    if status:
+        check(
+            status,
+            "clEnqueueReadImage" if reading else "clEnqueueWriteImage",
+            "origin %r, region %r, pitches (%d, %d)" % (origin, region, row, slice_),
+        )
+    return _nanny(out, out_int, host_obj, host, is_blocking)
+
+
+def _write_image(
+    queue: CommandQueue,
+    dest: Image,
+    src: HostSource,
+    origin: Optional[_Coords] = None,
+    region: Optional[_Coords] = None,
+    pitches: Optional[Extent] = None,
+    is_blocking: bool = True,
+    wait_for: WaitList = None,
+) -> NannyEvent:
+    return _image_host(queue, dest, src, origin, region, pitches, is_blocking, wait_for, False)
+
+
+def _read_image(
+    queue: CommandQueue,
+    dest: HostDestination,
+    src: Image,
+    origin: Optional[_Coords] = None,
+    region: Optional[_Coords] = None,
+    pitches: Optional[Extent] = None,
+    is_blocking: bool = True,
+    wait_for: WaitList = None,
+) -> NannyEvent:
+    return _image_host(queue, src, dest, origin, region, pitches, is_blocking, wait_for, True)
+
+
+def _buffer_span(
+    image: Image, buffer: Buffer, offset: Optional[Size], region: tuple[int, ...], routine: str, buffer_name: str
+) -> int:
+    offset = size_value(offset, "offset", routine)
+    n = region[0] * region[1] * region[2] * image._element
+    if offset + n > buffer._size:
+        raise logic_error(
+            routine,
+            "offset %d + region %r x element size %d = %d bytes is past the end of %s (%r, %d bytes)"
+            % (offset, region, image._element, offset + n, buffer_name, buffer, buffer._size),
+        )
+    return offset
+
+
+_pocl31_by_device: dict[int, bool] = {}  # device handle -> bool
+
+
+def buffer_image_crashes(device: Device) -> bool:
+    """PoCL 3.1 (Debian's pocl-opencl-icd) segfaults inside clEnqueueFillImage
+    and clEnqueueCopyImageToBuffer when the image is an IMAGE1D_BUFFER
+    (PyOpenCL crashes the same way; the pip PoCL 3.0 works). On that driver
+    pycl fills the image's buffer with the converted element, and copies from
+    the image's buffer, whose bytes are the image's elements (docs/differences.md,
+    "Driver defects the image code works around"). The check can go when no
+    supported PoCL 3.1 remains."""
+    crashes = _pocl31_by_device.get(device._ptr)
+    if crashes is None:
+        crashes = _pocl31_by_device[device._ptr] = "PoCL 3.1" in device.platform.version
+    return crashes
+
+
+def _copy_buffer_image(
+    queue: CommandQueue,
+    dest: Any,
+    src: Any,
+    offset: Optional[Size] = None,
+    origin: Optional[_Coords] = None,
+    region: Optional[_Coords] = None,
+    wait_for: WaitList = None,
+) -> Event:
+    """The route between a buffer and an image, in both directions: ``dest``
+    and ``src`` are an ``Image`` and a ``Buffer`` in either order (the route
+    table sends only those pairs here). ``offset`` is the buffer's, ``origin``
+    the image's."""
+    routine = "enqueue_copy"
+    if _wards._pending:
+        _wards.prune_completed_front()
+    q = queue_handle(queue, routine)
+    src_mem = mem_handle(src, queue, routine, "src")
+    dst_mem = mem_handle(dest, queue, routine, "dest")
+    into_image = dest._transfer_kind == "image"
+    image: Image
+    buffer: Buffer
+    if into_image:
+        image, buffer, image_side, buffer_side = dest, src, "dest", "src"
+    else:
+        image, buffer, image_side, buffer_side = src, dest, "src", "dest"
+    origin, region = checked_box(image, origin, region, "origin", image_side, routine)
+    offset = _buffer_span(image, buffer, offset, region, routine, buffer_side)
+    if not into_image and image._type == _mot.IMAGE1D_BUFFER and 0 not in region and buffer_image_crashes(queue.device):
+        e = image._element
+        return _copy_buffer(
+            queue,
+            buffer,
+            image._buffer,  # type: ignore[arg-type]  # a 1D buffer image has its buffer
+            byte_count=region[0] * e,
+            src_offset=origin[0] * e,
+            dst_offset=offset,
+            wait_for=wait_for,
+        )
+    count, events = wait_list(wait_for, routine)
+    if 0 in region:
+        return _marker(q, count, events, Event)
+    out, out_int = out_cell()
+    c_origin, c_region = ffi.new("size_t[3]", origin), ffi.new("size_t[3]", region)
+    if into_image:
+        status = lib.pycl_enqueue_copy_buffer_to_image(
+            q, src_mem, dst_mem, offset, c_origin, c_region, count, events, out
+        )
+        return enqueued(
+            status,
+            out,
+            out_int,
+            "clEnqueueCopyBufferToImage",
+            "offset %d, origin %r, region %r",
+            offset,
+            origin,
+            region,
+        )
+    status = lib.pycl_enqueue_copy_image_to_buffer(q, src_mem, dst_mem, c_origin, c_region, offset, count, events, out)
+    return enqueued(
+        status, out, out_int, "clEnqueueCopyImageToBuffer", "origin %r, region %r, offset %d", origin, region, offset
+    )
+
+
+def _copy_image(
+    queue: CommandQueue,
+    dest: Image,
+    src: Image,
+    src_origin: Optional[_Coords] = None,
+    dest_origin: Optional[_Coords] = None,
+    region: Optional[_Coords] = None,
+    wait_for: WaitList = None,
+    dst_origin: Optional[_Coords] = None,
+) -> Event:
+    routine = "enqueue_copy"
+    if _wards._pending:
+        _wards.prune_completed_front()
+    dest_name = "dest_origin"
+    if dest_origin is None and dst_origin is not None:
+        dest_origin, dest_name = dst_origin, "dst_origin"
+    elif dst_origin is not None:
+        raise TypeError("%s: may not specify both 'dest_origin' and 'dst_origin'" % routine)
+    q = queue_handle(queue, routine)
+    src_mem = mem_handle(src, queue, routine, "src")
+    dst_mem = mem_handle(dest, queue, routine, "dest")
+    src_origin, region = checked_box(src, src_origin, region, "src_origin", "src", routine)
+    dest_origin, _ = checked_box(dest, dest_origin, region, dest_name, "dest", routine)
+    if src._format != dest._format:
+        raise logic_error(
+            routine,
+            "src has format %r and dest %r: image copies need equal formats" % (src._format, dest._format),
+            lib.CL_IMAGE_FORMAT_MISMATCH,
+        )
+    if src._ptr == dest._ptr and 0 not in region:
+        if all(abs(a - b) < n for a, b, n in zip(src_origin, dest_origin, region)):
+            raise logic_error(
+                routine,
+                "src_origin %r and dest_origin %r with region %r overlap in the same image"
+                % (src_origin, dest_origin, region),
+                lib.CL_MEM_COPY_OVERLAP,
+            )
+    count, events = wait_list(wait_for, routine)
+    if 0 in region:
+        return _marker(q, count, events, Event)
+    out, out_int = out_cell()
+    status = lib.pycl_enqueue_copy_image(
+        q,
+        src_mem,
+        dst_mem,
+        ffi.new("size_t[3]", src_origin),
+        ffi.new("size_t[3]", dest_origin),
+        ffi.new("size_t[3]", region),
+        count,
+        events,
+        out,
+    )
+    return enqueued(
+        status,
+        out,
+        out_int,
+        "clEnqueueCopyImage",
+        "src_origin %r, dest_origin %r, region %r",
+        src_origin,
+        dest_origin,
+        region,
+    )
+
+
+_HOST_KEYWORDS = ("origin", "region", "pitches", "is_blocking", "wait_for")
+register_route("image", "host", _write_image, _HOST_KEYWORDS)
+register_route("host", "image", _read_image, _HOST_KEYWORDS)
+register_route("image", "buffer", _copy_buffer_image, ("offset", "origin", "region", "wait_for"))
+register_route("buffer", "image", _copy_buffer_image, ("offset", "origin", "region", "wait_for"))
+register_route("image", "image", _copy_image, ("src_origin", "dest_origin", "dst_origin", "region", "wait_for"))
+
+
+# }}}
