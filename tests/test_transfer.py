@@ -126,6 +126,7 @@ def test_deprecated_aliases(cq):
         cl.enqueue_copy(queue, buf, np.zeros(4, np.uint8), device_offset=8)
         cl.enqueue_copy(queue, other, buf, dest_offset=4, byte_count=8)
     assert [w.category for w in caught] == [DeprecationWarning] * 2
+    assert [w.filename for w in caught] == [__file__] * 2  # the caller's line, whatever the route's depth
     model[8:12] = 0
     np.testing.assert_array_equal(read_all(queue, other)[4:12], model[:8])
     # PyOpenCL tests the new name's presence, not its value: 0 counts.
@@ -242,7 +243,7 @@ def test_rect_host_copies(cq, use_sub):
 @pytest.mark.parametrize("use_sub", [False, True])
 def test_rect_buffer_copies_on_sub_buffers(cq, use_sub):
     # PoCL crashes in clEnqueueCopyBufferRect on sub-buffers; the shim passes
-    # their parent and a shifted origin (QUIRKS.md).
+    # their parent and a shifted origin (docs/quirks.md).
     ctx, queue = cq
     align = align_of(ctx)
     a_root, a_model_root = filled(ctx, 3 * align, 6)
