@@ -112,12 +112,12 @@ def _host_route(reading: bool) -> Route:
         buf_label, host_label, offset_name, host_offset_name = "src", "dest", "src_offset", "dst_offset"
         no_access, what, routine_c = NO_HOST_READ, "read it", "clEnqueueReadBuffer"
         too_far = "dest (%s, %d bytes) read from src_offset = %d needs bytes up to %d, past the end of src (%d bytes)"
-        enqueue = lib.pycl_enqueue_read_buffer
+        enqueue = _enqueue_read
     else:
         buf_label, host_label, offset_name, host_offset_name = "dest", "src", "dst_offset", "src_offset"
         no_access, what, routine_c = NO_HOST_WRITE, "write it", "clEnqueueWriteBuffer"
         too_far = "src (%s, %d bytes) at dst_offset = %d ends at byte %d, past the end of dest (%d bytes)"
-        enqueue = lib.pycl_enqueue_write_buffer
+        enqueue = _enqueue_write
 
     def host_copy(
         queue: CommandQueue,
@@ -129,10 +129,17 @@ def _host_route(reading: bool) -> Route:
         wait_for: WaitList = None,
         device_offset: Optional[Size] = None,
     ) -> NannyEvent:
+        # The sides by role; one assignment each (a tuple swap costs more).
         if reading:
-            buf, host_obj, offset, host_offset = src, dest, src_offset, dst_offset
+            buf = src
+            host_obj = dest
+            offset = src_offset
+            host_offset = dst_offset
         else:
-            buf, host_obj, offset, host_offset = dest, src, dst_offset, src_offset
+            buf = dest
+            host_obj = src
+            offset = dst_offset
+            host_offset = src_offset
         routine = "enqueue_copy"
         if _wards._pending:
             _wards.prune_completed_front()
