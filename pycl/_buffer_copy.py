@@ -25,8 +25,6 @@ if TYPE_CHECKING:
     from pycl.memory import Buffer
 
 __all__ = [
-    "SLICE_THE_HOST",
-    "deprecated_alias",
     "fast_host_copy",
     "write_buffer",
     "read_buffer",
@@ -35,10 +33,10 @@ __all__ = [
     "ALIASES",
 ]
 
-SLICE_THE_HOST = "the host side of a transfer takes none; pass a slice of the host array instead"
+_SLICE_THE_HOST = "the host side of a transfer takes none; pass a slice of the host array instead"
 
 
-def deprecated_alias(kwargs_value: Optional[Size], new_value: Size, old: str, new: str, routine: str) -> Size:
+def _deprecated_alias(kwargs_value: Optional[Size], new_value: Size, old: str, new: str, routine: str) -> Size:
     """The value of ``new`` or of its deprecated alias ``old`` (checked under
     that name, as the caller wrote it)."""
     if kwargs_value is None:
@@ -148,9 +146,9 @@ def _host_route(reading: bool) -> Route:
         host = host_bytes(host_obj, reading, routine, host_label)
         n = len(host)
         if device_offset is not None:
-            offset = deprecated_alias(device_offset, offset, "device_offset", offset_name, routine)
+            offset = _deprecated_alias(device_offset, offset, "device_offset", offset_name, routine)
         offset = size_value(offset, offset_name, routine)
-        no_offset(host_offset, host_offset_name, routine, SLICE_THE_HOST)
+        no_offset(host_offset, host_offset_name, routine, _SLICE_THE_HOST)
         if offset + n > buf._size:
             raise logic_error(routine, too_far % (describe(host_obj), n, offset, offset + n, buf._size))
         if buf._flags & no_access:
@@ -206,7 +204,7 @@ def copy_buffer(
     src_mem = mem_handle(src, queue, routine, "src")
     dst_mem = mem_handle(dest, queue, routine, "dest")
     if dest_offset is not None:
-        dst_offset = deprecated_alias(dest_offset, dst_offset, "dest_offset", "dst_offset", routine)
+        dst_offset = _deprecated_alias(dest_offset, dst_offset, "dest_offset", "dst_offset", routine)
     src_offset, dst_offset, n = copy_extent(src, dest, byte_count, src_offset, dst_offset, routine, "dest")
     count, events = wait_list(wait_for, routine)
     if n == 0:
