@@ -115,6 +115,8 @@ __all__ = [
     "event_handles",
     "EVENT_TYPES",
     "host_bytes",
+    "PATTERN_SIZES",
+    "fill_pattern",
     "describe",
     "mem_handle",
     "dtype_of",
@@ -484,6 +486,22 @@ def describe(obj: object) -> str:
     if shape is not None and dtype is not None:
         return "%s of shape %r and dtype %s" % (type(obj).__name__, tuple(shape), dtype)
     return type(obj).__name__
+
+
+# The pattern sizes that clEnqueueFillBuffer and clEnqueueSVMMemFill take.
+PATTERN_SIZES = (1, 2, 4, 8, 16, 32, 64, 128)
+
+
+def fill_pattern(pattern: Any, routine: str) -> Any:
+    """The bytes of a fill's ``pattern`` (a buffer-protocol object of 1, 2,
+    4, ... 128 bytes)."""
+    data = host_bytes(pattern, False, routine, "pattern")
+    if len(data) not in PATTERN_SIZES:
+        raise logic_error(
+            routine,
+            "pattern (%s) has %d bytes; OpenCL takes 1, 2, 4, 8, 16, 32, 64 or 128" % (describe(pattern), len(data)),
+        )
+    return data
 
 
 def host_bytes(obj: HostSource, writable: bool, routine: str, name: str) -> Any:

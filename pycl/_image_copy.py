@@ -15,7 +15,8 @@ from pycl._enqueue import enqueued
 from pycl.errors import check, logic_error
 from pycl.event import Event, out_cell
 from pycl.queue import queue_handle
-from pycl.transfer import _copy_buffer, _marker, _nanny, _nanny_marker, register_route
+from pycl._buffer_copy import copy_buffer
+from pycl._enqueue import marker, nanny, nanny_marker, register_route
 from pycl._args import NO_HOST_READ, NO_HOST_WRITE, describe, host_access, host_bytes, mem_handle, pitch_pair
 from pycl._args import size_value, triple, wait_list
 from pycl._image_object import Image
@@ -171,7 +172,7 @@ def _image_host(
         host_access(image, NO_HOST_WRITE, routine, "write it")
     count, events = wait_list(wait_for, routine)
     if 0 in region:
-        return _nanny_marker(q, count, events, host_obj)
+        return nanny_marker(q, count, events, host_obj)
     row, slice_ = _host_pitches(image, region, pitches, len(host), host_obj, host_name, routine)
     out, out_int = out_cell()
     ox, oy, oz = origin
@@ -185,7 +186,7 @@ def _image_host(
             "clEnqueueReadImage" if reading else "clEnqueueWriteImage",
             "origin %r, region %r, pitches (%d, %d)" % (origin, region, row, slice_),
         )
-    return _nanny(out, out_int, host_obj, host, is_blocking)
+    return nanny(out, out_int, host_obj, host, is_blocking)
 
 
 def _write_image(
@@ -275,7 +276,7 @@ def _copy_buffer_image(
     offset = _buffer_span(image, buffer, offset, region, routine, buffer_side)
     if not into_image and image._type == _mot.IMAGE1D_BUFFER and 0 not in region and buffer_image_crashes(queue.device):
         e = image._element
-        return _copy_buffer(
+        return copy_buffer(
             queue,
             buffer,
             image._buffer,  # type: ignore[arg-type]  # a 1D buffer image has its buffer
@@ -286,7 +287,7 @@ def _copy_buffer_image(
         )
     count, events = wait_list(wait_for, routine)
     if 0 in region:
-        return _marker(q, count, events, Event)
+        return marker(q, count, events, Event)
     out, out_int = out_cell()
     c_origin, c_region = ffi.new("size_t[3]", origin), ffi.new("size_t[3]", region)
     if into_image:
@@ -348,7 +349,7 @@ def _copy_image(
             )
     count, events = wait_list(wait_for, routine)
     if 0 in region:
-        return _marker(q, count, events, Event)
+        return marker(q, count, events, Event)
     out, out_int = out_cell()
     status = lib.pycl_enqueue_copy_image(
         q,

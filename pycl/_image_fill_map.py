@@ -19,7 +19,8 @@ from pycl.event import Event, out_cell, take_event
 from pycl.mapping import MemoryMap
 from pycl.memory import array_interface
 from pycl.queue import queue_handle
-from pycl.transfer import enqueue_fill_buffer, _marker
+from pycl.transfer import enqueue_fill_buffer
+from pycl._enqueue import marker
 from pycl._args import describe, dtype_of, host_bytes, map_flags_value, mem_handle, sizes, wait_list
 from pycl._image_copy import buffer_image_crashes, check_image_arg, checked_box
 from pycl._image_format import INTEGER_CHANNEL_TYPES, ImageFormat
@@ -148,7 +149,7 @@ def enqueue_fill_image(
         )
     count, events = wait_list(wait_for, routine)
     if 0 in region:
-        return _marker(q, count, events, Event)
+        return marker(q, count, events, Event)
     out, out_int = out_cell()
     status = lib.pycl_enqueue_fill_image(
         q, handle, data, ffi.new("size_t[3]", origin), ffi.new("size_t[3]", region), count, events, out

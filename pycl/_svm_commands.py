@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 from pycl import _wards
 from pycl import constants as _constants
 from pycl import transfer as _transfer
-from pycl._args import bits_value, describe, host_bytes, no_offset, size_value, uint_value, wait_list
+from pycl._args import bits_value, fill_pattern, host_bytes, no_offset, size_value, uint_value, wait_list
 from pycl._enqueue import enqueued
 from pycl._lib import ffi, lib
 from pycl._svm_checks import svm_queue
@@ -19,7 +19,7 @@ from pycl._svm_pointer import SVMPointer
 from pycl._svm_tag import SVM
 from pycl.errors import check, logic_error
 from pycl.event import Event, out_cell
-from pycl.transfer import _marker, _nanny, _nanny_marker
+from pycl._enqueue import marker, nanny, nanny_marker
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -36,7 +36,6 @@ __all__ = [
 ]
 
 _SLICE_THE_SVM = "SVM copies take none; slice the array instead, e.g. SVM(ary[a:b])"
-_PATTERN_SIZES = (1, 2, 4, 8, 16, 32, 64, 128)
 
 
 def _side(
@@ -105,14 +104,14 @@ def _enqueue_svm_memcpy(
             )
     count, events = wait_list(wait_for, routine)
     if n == 0:
-        return _marker(q, count, events, Event) if host_obj is None else _nanny_marker(q, count, events, host_obj)
+        return marker(q, count, events, Event) if host_obj is None else nanny_marker(q, count, events, host_obj)
     out, out_int = out_cell()
     status = lib.pycl_enqueue_svm_memcpy(q, 1 if is_blocking else 0, dst, src_ptr, n, count, events, out)
     if host_obj is None:
         return enqueued(status, out, out_int, "clEnqueueSVMMemcpy", "%d bytes", n)
     if status:
         check(status, "clEnqueueSVMMemcpy", "%d bytes" % n)
-    return _nanny(out, out_int, host_obj, dst if dst_host is not None else src_ptr, is_blocking)
+    return nanny(out, out_int, host_obj, dst if dst_host is not None else src_ptr, is_blocking)
 
 
 _COPY_KEYWORDS = ("byte_count", "is_blocking", "wait_for", "src_offset", "dst_offset")
@@ -150,12 +149,8 @@ def _memfill(
         dest = SVM(dest)
     ptr, size, _ = dest._pointer(routine)
     _side(dest, True, queue, routine, "dest")
-    data = host_bytes(pattern, False, routine, "pattern")
+    data = fill_pattern(pattern, routine)
     p = len(data)
-    if p not in _PATTERN_SIZES:
-        raise logic_error(
-            routine, "pattern (%s) has %d bytes; OpenCL takes 1, 2, 4, 8, 16, 32, 64 or 128" % (describe(pattern), p)
-        )
     if byte_count is None:
         if size is None:
             raise logic_error(routine, "the size of dest is unknown: pass %s" % count_name)
@@ -170,7 +165,7 @@ def _memfill(
         raise logic_error(routine, "dest at 0x%x is not aligned to the pattern size %d (OpenCL requires it)" % (ptr, p))
     count, events = wait_list(wait_for, routine)
     if n == 0:
-        return _marker(q, count, events, Event)
+        return marker(q, count, events, Event)
     out, out_int = out_cell()
     status = lib.pycl_enqueue_svm_memfill(q, ffi.cast("void *", ptr), data, p, n, count, events, out)
     return enqueued(status, out, out_int, "clEnqueueSVMMemFill", "pattern of %d bytes, %d bytes", p, n)

@@ -18,12 +18,13 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence
 from pycl._lib import ffi, lib
 from pycl import staging as _staging
 from pycl import constants as _constants
-from pycl.errors import UnavailableError, check, logic_error
-from pycl.event import Event, enqueue_marker, event_context_ptr, out_cell, take_event
+from pycl.errors import UnavailableError, logic_error
+from pycl.event import Event, enqueue_marker, event_context_ptr, out_cell
 from pycl.memory import Buffer
 from pycl.queue import queue_handle
 from pycl._args import mem_handle
-from pycl.transfer import _copy_buffer, copy_extent
+from pycl._buffer_copy import copy_buffer, copy_extent
+from pycl._enqueue import enqueued
 
 if TYPE_CHECKING:
     from pycl._typing import Size, WaitList
@@ -86,7 +87,7 @@ def enqueue_copy_between(
             waits.append(enqueue_marker(src_queue))  # after src_queue's earlier commands
         if not dst_queue.is_in_order:
             waits.append(enqueue_marker(dst_queue))
-        event = _copy_buffer(dst_queue, dst, src, n, src_offset, dst_offset, waits)
+        event = copy_buffer(dst_queue, dst, src, n, src_offset, dst_offset, waits)
     else:
         src_events, dst_events = _split_wait_for(wait_for, src._ctx_ptr, dst._ctx_ptr)
         if not is_blocking and (_runs_queues_at_flush(src_queue) or _runs_queues_at_flush(dst_queue)):
@@ -118,13 +119,16 @@ def enqueue_copy_between(
             bool(is_blocking),
             out,
         )
-        if status:
-            check(
-                status,
-                "pycl_staged_copy_between",
-                "src_offset %d, dst_offset %d, %d bytes" % (src_offset, dst_offset, n),
-            )
-        event = take_event(Event, out, out_int)
+        event = enqueued(
+            status,
+            out,
+            out_int,
+            "pycl_staged_copy_between",
+            "src_offset %d, dst_offset %d, %d bytes",
+            src_offset,
+            dst_offset,
+            n,
+        )
     if is_blocking:
         event.wait()
     return event

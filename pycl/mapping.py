@@ -33,11 +33,12 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 from pycl._lib import ffi, lib
 from pycl import budget as _budget
 from pycl import _wards
-from pycl.errors import check, logic_error
-from pycl.event import Event, out_cell, take_event
+from pycl.errors import logic_error
+from pycl.event import Event, out_cell
 from pycl.memory import MemoryObject, array_interface, array_layout
 from pycl.queue import queue_handle
 from pycl._args import dtype_of, map_flags_value, mem_handle, size_value, wait_list
+from pycl._enqueue import enqueued
 
 import numpy as np
 
@@ -100,11 +101,10 @@ class MemoryMap:
         count, events = wait_list(wait_for, routine)
         out, out_int = out_cell()
         status = lib.pycl_mapping_unmap(mapping, q, count, events, out)
-        if status:
-            check(status, "clEnqueueUnmapMemObject")
+        event = enqueued(status, out, out_int, "clEnqueueUnmapMemObject")
         if _budget.enabled:
             _budget.credit_object(self._mem._context, self)
-        return take_event(Event, out, out_int)
+        return event
 
     def __enter__(self) -> MemoryMap:
         return self
@@ -179,9 +179,7 @@ def enqueue_map_buffer(
     status = lib.pycl_mapping_map_buffer(
         q, mem, 1 if is_blocking else 0, flags, offset, nbytes, count, events, out, record
     )
-    if status:
-        check(status, "clEnqueueMapBuffer", "offset %d, %d bytes" % (offset, nbytes))
-    event = take_event(Event, out, out_int)
+    event = enqueued(status, out, out_int, "clEnqueueMapBuffer", "offset %d, %d bytes", offset, nbytes)
     memory_map = MemoryMap._adopt(record[0], buf, nbytes)
     memory_map.__array_interface__ = array_interface(
         int(_cast("intptr_t", memory_map._mapping.ptr)), shape, dtype, strides

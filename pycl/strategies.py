@@ -54,6 +54,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from hypothesis import strategies as st
 
+from pycl._args import PATTERN_SIZES
 from pycl.errors import LogicError
 
 if TYPE_CHECKING:
@@ -100,8 +101,6 @@ __all__ = [
     "invalid_svm_fill_args",
     "invalid_svm_map_args",
 ]
-
-PATTERN_SIZES = (1, 2, 4, 8, 16, 32, 64, 128)
 
 Invalid = namedtuple("Invalid", "kwargs error names")
 

@@ -60,7 +60,7 @@ import pycl.pinned
 import pycl.pool
 import pycl.staging
 import pycl.tools
-from pycl import characterize, transfer
+from pycl import _enqueue, characterize
 from pycl.testing import kernel_compile_problem
 
 SIZE_LIMIT = 2**63 - 1  # sizes, offsets, origins, regions, pitches, shapes, counts, alignments
@@ -1261,13 +1261,13 @@ def test_table_covers_the_public_api():
                 missing.append("%s(%s)" % (display, name))
     # enqueue_copy's and enqueue_fill's routes take their keywords through
     # **kwargs: every keyword of every registered route must have a row.
-    for (dest, src), routes in transfer._routes.items():
+    for (dest, src), routes in _enqueue.routes.items():
         for selector, keywords, _ in routes:
             for name in sorted(keywords):
                 if SIZE_LIKE.search(name) and (COPY(dest, src, selector), name) not in in_table:
                     route = "%s <- %s%s" % (dest, src, ", " + selector if selector else "")
                     missing.append("enqueue_copy(%s)(%s)" % (route, name))
-    for kind in transfer._fills:
+    for kind in _enqueue.fills:
         for name in ("size", "offset"):
             if (FILL(kind), name) not in in_table:
                 missing.append("enqueue_fill(%s)(%s)" % (kind, name))

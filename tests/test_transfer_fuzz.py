@@ -19,7 +19,7 @@ from numpy.lib.stride_tricks import as_strided
 
 import pycl as cl
 from pycl import strategies as S
-from pycl.transfer import rects_overlap
+from pycl._rect import rects_overlap
 
 ALIGN = 128  # the scale of buffer sizes: PoCL and Oclgrind align sub-buffers to 128 bytes
 
