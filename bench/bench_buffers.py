@@ -18,9 +18,8 @@ Operations (``L`` = ``--large-mib``, default 64 MiB):
 - ``enqueue_map_buffer`` of 4 KiB as a (1024,) float32 array + unmap.
 """
 
-import numpy as np
-
 import harness
+import numpy as np
 
 TITLE = "Buffers and transfers"
 

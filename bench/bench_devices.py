@@ -21,9 +21,8 @@ Operations (``L`` = ``--large-mib``):
 
 import threading
 
-import numpy as np
-
 import harness
+import numpy as np
 
 TITLE = "Between devices and contexts"
 

@@ -16,9 +16,8 @@ Operations (skipped on devices without image support):
   goes when collected, at once on CPython).
 """
 
-import numpy as np
-
 import harness
+import numpy as np
 
 TITLE = "Images and samplers"
 

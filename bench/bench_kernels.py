@@ -26,9 +26,8 @@ launches share PoCL's worker threads and slow each other down (bench/README.md,
 ``--processes``).
 """
 
-import numpy as np
-
 import harness
+import numpy as np
 
 TITLE = "Kernel launch"
 

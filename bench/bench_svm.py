@@ -25,9 +25,8 @@ Operations (``L`` = ``--large-mib``):
 - ``with alloc.map_rw(queue): pass`` of 1 MiB (map + unmap).
 """
 
-import numpy as np
-
 import harness
+import numpy as np
 
 TITLE = "Shared Virtual Memory"
 

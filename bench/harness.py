@@ -483,8 +483,7 @@ def _spawn(python, lib, name, ident, args):
         done = subprocess.run(
             command,
             env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            capture_output=True,
             text=True,
             timeout=args.child_timeout + 60,
         )
@@ -793,8 +792,7 @@ def main(argv=None, default_only=None):
                 "-c",
                 "import sys; sys.path.insert(0, %r); import harness; print(harness._python_text())" % BENCH_DIR,
             ],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            capture_output=True,
             text=True,
         )
         if probe.returncode:

@@ -29,9 +29,8 @@ import os
 import platform
 import sys
 
-import numpy as np
-
 import harness
+import numpy as np
 
 ROWS = [
     "write 8 B (blocking)",

@@ -20,9 +20,9 @@ import re
 import sys
 
 from docutils import nodes
-from sphinx import addnodes
 from docutils.parsers.rst import Directive
 from docutils.statemachine import StringList
+from sphinx import addnodes
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # The checkout's pycl, whether or not the venv's editable install points here.

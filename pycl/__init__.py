@@ -4,35 +4,14 @@
 only re-exports; each concept lives in its own module.
 """
 
+from pycl import characterize, cltypes, tools
+from pycl.between import enqueue_copy_between
 from pycl.constants import *  # noqa: F401,F403
 from pycl.constants import __all__ as _constant_names
-from pycl.errors import Error, LogicError, MemoryError, RuntimeError, UnavailableError
-from pycl.version import VERSION, VERSION_STATUS, VERSION_TEXT, get_cl_header_version
-from pycl.platform import Device, Platform, get_platforms, unload_platform_compiler
 from pycl.context import Context, choose_devices, create_some_context
-from pycl.queue import CommandQueue, CommandQueueUsedAfterExit
+from pycl.embed import dispatcher, dispatcher_address, get_include
+from pycl.errors import Error, LogicError, MemoryError, RuntimeError, UnavailableError
 from pycl.event import Event, NannyEvent, UserEvent, enqueue_barrier, enqueue_marker, wait_for_events
-from pycl.program import (
-    CompilerWarning,
-    Kernel,
-    LocalMemory,
-    Program,
-    RepeatedKernelRetrieval,
-    compiler_output,
-    create_program_with_built_in_kernels,
-    enqueue_nd_range_kernel,
-    link_program,
-)
-from pycl.memory import Buffer, MemoryObject
-from pycl.transfer import (
-    enqueue_copy,
-    enqueue_copy_buffer_p2p_amd,
-    enqueue_fill,
-    enqueue_fill_buffer,
-    enqueue_migrate_mem_objects,
-)
-from pycl.mapping import MemoryMap, enqueue_map_buffer
-from pycl.between import enqueue_copy_between
 from pycl.image import (
     DTYPE_TO_CHANNEL_TYPE,
     DTYPE_TO_CHANNEL_TYPE_NORM,
@@ -44,8 +23,23 @@ from pycl.image import (
     get_supported_image_formats,
     image_from_array,
 )
-from pycl.sampler import Sampler
+from pycl.mapping import MemoryMap, enqueue_map_buffer
+from pycl.memory import Buffer, MemoryObject
 from pycl.pipe import Pipe
+from pycl.platform import Device, Platform, get_platforms, unload_platform_compiler
+from pycl.program import (
+    CompilerWarning,
+    Kernel,
+    LocalMemory,
+    Program,
+    RepeatedKernelRetrieval,
+    compiler_output,
+    create_program_with_built_in_kernels,
+    enqueue_nd_range_kernel,
+    link_program,
+)
+from pycl.queue import CommandQueue, CommandQueueUsedAfterExit
+from pycl.sampler import Sampler
 from pycl.svm import (
     SVM,
     SVMAllocation,
@@ -62,8 +56,14 @@ from pycl.svm import (
     svm_empty,
     svm_empty_like,
 )
-from pycl.embed import dispatcher, dispatcher_address, get_include
-from pycl import characterize, cltypes, tools
+from pycl.transfer import (
+    enqueue_copy,
+    enqueue_copy_buffer_p2p_amd,
+    enqueue_fill,
+    enqueue_fill_buffer,
+    enqueue_migrate_mem_objects,
+)
+from pycl.version import VERSION, VERSION_STATUS, VERSION_TEXT, get_cl_header_version
 
 # PyOpenCL's name for the common base of buffers and its pooled buffers; in
 # pycl a PooledBuffer is a Buffer, so MemoryObject is that base.

@@ -45,21 +45,23 @@ in turn, fast paths included, and fails if the tests do not notice.
 from __future__ import annotations
 
 import operator
-from typing import TYPE_CHECKING, Any, Iterable, Optional
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
 
-from pycl._lib import ffi, lib
 from pycl import constants as _constants
-from pycl.errors import logic_error
 from pycl._handle import Handle
+from pycl._lib import ffi, lib
+from pycl.errors import logic_error
 
 if TYPE_CHECKING:
+    from typing import Protocol
+
     from numpy.typing import DTypeLike
 
-    from pycl._typing import HostSource, WaitList
     from pycl._constant_class import ConstantClass
-    from typing import Protocol
+    from pycl._typing import HostSource, WaitList
 
     class MemoryObject(Protocol):
         """What these checks read of a ``pycl.memory.MemoryObject`` (which

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
-from pycl._lib import ffi, lib
 from pycl import budget as _budget
-from pycl.errors import MemoryError, check, logic_error
 from pycl._args import SIZE_LIMIT, bounded_value, size_value, ulong_value
+from pycl._lib import ffi, lib
+from pycl.errors import MemoryError, check, logic_error
 
 if TYPE_CHECKING:
     from typing import TypedDict

@@ -8,16 +8,25 @@ from __future__ import annotations
 import warnings
 from typing import TYPE_CHECKING, Any, Optional
 
-from pycl._lib import ffi, lib
-from pycl import staging as _staging
 from pycl import _wards
+from pycl import staging as _staging
+from pycl._args import (
+    NO_HOST_READ,
+    NO_HOST_WRITE,
+    describe,
+    host_access,
+    host_bytes,
+    mem_handle,
+    no_offset,
+    size_value,
+    wait_list,
+)
+from pycl._enqueue import enqueued, marker, nanny, nanny_marker
+from pycl._lib import ffi, lib
 from pycl.errors import caller_stacklevel, check, logic_error
 from pycl.event import Event, NannyEvent, out_cell, take_event
 from pycl.memory import MemoryObject
 from pycl.queue import CommandQueue, queue_handle
-from pycl._args import NO_HOST_READ, NO_HOST_WRITE, describe, host_access, host_bytes, mem_handle
-from pycl._args import no_offset, size_value, wait_list
-from pycl._enqueue import enqueued, marker, nanny, nanny_marker
 
 if TYPE_CHECKING:
     from pycl._enqueue import Route

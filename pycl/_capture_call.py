@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 import numpy as np
 
 from pycl import constants as _constants
-from pycl.errors import Error, logic_error
-from pycl.memory import Buffer, MemoryObject
 from pycl._kernel_args import LocalMemory
 from pycl._launch import work_sizes
+from pycl.errors import Error, logic_error
+from pycl.memory import Buffer, MemoryObject
 from pycl.transfer import enqueue_copy
 
 if TYPE_CHECKING:

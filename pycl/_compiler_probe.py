@@ -18,7 +18,7 @@ __all__ = ["kernel_compile_problem"]
 _KERNEL_PROBE = "__kernel void pycl_probe(__global int *x) { x[get_global_id(0)] += 1; }"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _compile_problem_by_ptr(device_ptr: int) -> Optional[str]:
     device = Device.from_int_ptr(device_ptr)
     context = Context([device])

@@ -8,13 +8,14 @@ fills, which the modules of each kind of memory object fill in
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from pycl._lib import ffi, lib
 from pycl import _wards
+from pycl._args import describe
+from pycl._lib import ffi, lib
 from pycl.errors import check
 from pycl.event import Event, NannyEvent, out_cell, take_event
-from pycl._args import describe
 
 if TYPE_CHECKING:
     from typing import TypeVar

@@ -12,9 +12,9 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Optional, TypeVar
 
+from pycl import _info
 from pycl._lib import ffi, lib
 from pycl.errors import check, logic_error
-from pycl import _info
 
 if TYPE_CHECKING:
     from types import TracebackType

@@ -8,18 +8,27 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional, Union
 
-from pycl._lib import ffi, lib
-from pycl import constants as _constants
 from pycl import _wards
-from pycl._enqueue import enqueued
+from pycl import constants as _constants
+from pycl._args import (
+    NO_HOST_READ,
+    NO_HOST_WRITE,
+    describe,
+    host_access,
+    host_bytes,
+    mem_handle,
+    pitch_pair,
+    size_value,
+    triple,
+    wait_list,
+)
+from pycl._buffer_copy import copy_buffer
+from pycl._enqueue import enqueued, marker, nanny, nanny_marker, register_route
+from pycl._image_object import Image
+from pycl._lib import ffi, lib
 from pycl.errors import check, logic_error
 from pycl.event import Event, out_cell
 from pycl.queue import queue_handle
-from pycl._buffer_copy import copy_buffer
-from pycl._enqueue import marker, nanny, nanny_marker, register_route
-from pycl._args import NO_HOST_READ, NO_HOST_WRITE, describe, host_access, host_bytes, mem_handle, pitch_pair
-from pycl._args import size_value, triple, wait_list
-from pycl._image_object import Image
 
 if TYPE_CHECKING:
     from pycl._typing import Extent, HostDestination, HostSource, Size, WaitList

@@ -11,19 +11,19 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 
 import numpy as np
 
-from pycl._lib import ffi, lib
-from pycl import constants as _constants
 from pycl import _wards
+from pycl import constants as _constants
+from pycl._args import describe, dtype_of, host_bytes, map_flags_value, mem_handle, sizes, wait_list
+from pycl._enqueue import marker
+from pycl._image_copy import buffer_image_crashes, check_image_arg, checked_box
+from pycl._image_format import INTEGER_CHANNEL_TYPES, ImageFormat
+from pycl._lib import ffi, lib
 from pycl.errors import UnavailableError, check, logic_error
 from pycl.event import Event, out_cell, take_event
 from pycl.mapping import MemoryMap
 from pycl.memory import array_interface
 from pycl.queue import queue_handle
 from pycl.transfer import enqueue_fill_buffer
-from pycl._enqueue import marker
-from pycl._args import describe, dtype_of, host_bytes, map_flags_value, mem_handle, sizes, wait_list
-from pycl._image_copy import buffer_image_crashes, check_image_arg, checked_box
-from pycl._image_format import INTEGER_CHANNEL_TYPES, ImageFormat
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -31,8 +31,8 @@ if TYPE_CHECKING:
 
     from numpy.typing import DTypeLike, NDArray
 
-    from pycl._typing import Extent, HostSource, Size, WaitList
     from pycl._image_object import Image
+    from pycl._typing import Extent, HostSource, Size, WaitList
     from pycl.queue import CommandQueue
 
 __all__ = ["enqueue_fill_image", "enqueue_map_image"]

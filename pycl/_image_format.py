@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from pycl._lib import ffi, lib
-from pycl import constants as _constants
 from pycl import _info
-from pycl.errors import UnavailableError, check, logic_error
+from pycl import constants as _constants
 from pycl._args import ACCESS_FLAGS, mem_flags_value
+from pycl._lib import ffi, lib
+from pycl.errors import UnavailableError, check, logic_error
 
 if TYPE_CHECKING:
     from pycl._typing import Size

@@ -10,15 +10,10 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 
 import numpy as np
 
-from pycl._lib import ffi, lib
+from pycl import _info
 from pycl import budget as _budget
 from pycl import cltypes as _cltypes
 from pycl import constants as _constants
-from pycl import _info
-from pycl.errors import UnavailableError, check, logic_error
-from pycl.memory import ALLOCATION_FAILURES, MemoryObject, register_mem_class
-from pycl.queue import CommandQueue
-from pycl.transfer import enqueue_copy
 from pycl._args import (
     HOST_PTR_FLAGS,
     describe,
@@ -30,6 +25,11 @@ from pycl._args import (
     sizes,
 )
 from pycl._image_format import IMAGE_TYPES, ImageFormat, check_format_supported, is_known_format, require_images
+from pycl._lib import ffi, lib
+from pycl.errors import UnavailableError, check, logic_error
+from pycl.memory import ALLOCATION_FAILURES, MemoryObject, register_mem_class
+from pycl.queue import CommandQueue
+from pycl.transfer import enqueue_copy
 
 if TYPE_CHECKING:
     from collections.abc import Iterable

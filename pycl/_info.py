@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from pycl._lib import ffi, lib
 from pycl import constants as _constants
+from pycl._lib import ffi, lib
 from pycl.errors import check, logic_error
 
 if TYPE_CHECKING:

@@ -47,9 +47,9 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
 
+from pycl._args import size_value, uint_value
 from pycl._lib import ffi, lib
 from pycl.errors import check, logic_error
-from pycl._args import size_value, uint_value
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence

@@ -17,20 +17,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional, Union
 
-from pycl._lib import ffi, lib
 from pycl import constants as _constants
-from pycl.errors import UnavailableError, check, logic_error
 from pycl._args import EVENT_TYPES, event_handles, sizes, wait_list
 from pycl._handle import out_cell
 from pycl._kernel_args import WAIT_CELLS
+from pycl._lib import ffi, lib
+from pycl.errors import UnavailableError, check, logic_error
 from pycl.event import Event, enqueue_marker, take_event
 from pycl.queue import enqueue_handle, queue_handle
 
 if TYPE_CHECKING:
-    from pycl._kernel_args import KernelArgs
-    from pycl._typing import Extent, WaitList
     from typing import Protocol
 
+    from pycl._kernel_args import KernelArgs
+    from pycl._typing import Extent, WaitList
     from pycl.platform import Device
     from pycl.queue import CommandQueue
 

@@ -9,14 +9,23 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
-from pycl._lib import ffi, lib
 from pycl import _wards
+from pycl._args import (
+    NO_HOST_READ,
+    NO_HOST_WRITE,
+    describe,
+    host_access,
+    host_bytes,
+    mem_handle,
+    pitch_pair,
+    triple,
+    wait_list,
+)
+from pycl._enqueue import enqueued, marker, nanny, nanny_marker
+from pycl._lib import ffi, lib
 from pycl.errors import check, logic_error
 from pycl.event import Event, NannyEvent, out_cell
 from pycl.queue import CommandQueue, queue_handle
-from pycl._args import NO_HOST_READ, NO_HOST_WRITE, describe, host_access, host_bytes, mem_handle
-from pycl._args import pitch_pair, triple, wait_list
-from pycl._enqueue import enqueued, marker, nanny, nanny_marker
 
 if TYPE_CHECKING:
     from pycl._typing import Extent, HostDestination, HostSource, WaitList

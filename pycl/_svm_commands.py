@@ -12,14 +12,13 @@ from pycl import _wards
 from pycl import constants as _constants
 from pycl import transfer as _transfer
 from pycl._args import bits_value, fill_pattern, host_bytes, no_offset, size_value, uint_value, wait_list
-from pycl._enqueue import enqueued
+from pycl._enqueue import enqueued, marker, nanny, nanny_marker
 from pycl._lib import ffi, lib
 from pycl._svm_checks import svm_queue
 from pycl._svm_pointer import SVMPointer
 from pycl._svm_tag import SVM
 from pycl.errors import check, logic_error
 from pycl.event import Event, out_cell
-from pycl._enqueue import marker, nanny, nanny_marker
 
 if TYPE_CHECKING:
     from collections.abc import Iterable

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pycl._lib import ffi, lib
 from pycl._binned_pool import BinnedPool
+from pycl._lib import ffi, lib
 
 __all__ = ["TestBlock"]
 

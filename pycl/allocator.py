@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Optional
 
 from pycl import constants as _constants
+from pycl._args import alignment_value, mem_flags_value, size_value, svm_flags_value
 from pycl.errors import logic_error
 from pycl.memory import Buffer
-from pycl._args import alignment_value, mem_flags_value, size_value, svm_flags_value
 from pycl.queue import CommandQueue
 
 if TYPE_CHECKING:

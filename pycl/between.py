@@ -13,18 +13,19 @@ busy at once (``pycl_staged_copy_between``, cl_shim/src/staging.c).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Optional
 
-from pycl._lib import ffi, lib
-from pycl import staging as _staging
 from pycl import constants as _constants
+from pycl import staging as _staging
+from pycl._args import mem_handle
+from pycl._buffer_copy import copy_buffer, copy_extent
+from pycl._enqueue import enqueued
+from pycl._lib import ffi, lib
 from pycl.errors import UnavailableError, logic_error
 from pycl.event import Event, enqueue_marker, event_context_ptr, out_cell
 from pycl.memory import Buffer
 from pycl.queue import queue_handle
-from pycl._args import mem_handle
-from pycl._buffer_copy import copy_buffer, copy_extent
-from pycl._enqueue import enqueued
 
 if TYPE_CHECKING:
     from pycl._typing import Size, WaitList

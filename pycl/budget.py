@@ -44,13 +44,14 @@ import re
 import sys
 from typing import TYPE_CHECKING, Any, Optional
 
-from pycl._lib import lib
 from pycl import _wards
-from pycl.errors import logic_error
 from pycl._args import size_value
+from pycl._lib import lib
+from pycl.errors import logic_error
 
 if TYPE_CHECKING:
-    from typing import Protocol, Sequence
+    from collections.abc import Sequence
+    from typing import Protocol
 
     from pycl.platform import Device
 

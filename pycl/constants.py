@@ -29,7 +29,6 @@ from __future__ import annotations
 
 from pycl._constant_class import constant_class
 
-
 # Order follows CL/cl.h; extension names come last in their class.
 status_code = constant_class(
     "status_code",

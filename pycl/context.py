@@ -6,12 +6,12 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any, Optional
 
-from pycl._lib import ffi, lib
-from pycl import constants as _constants
 from pycl import _info
-from pycl.errors import check, logic_error, LogicError, RuntimeError, UnavailableError
-from pycl._handle import Handle
+from pycl import constants as _constants
 from pycl._args import SIZE_LIMIT, property_list
+from pycl._handle import Handle
+from pycl._lib import ffi, lib
+from pycl.errors import LogicError, RuntimeError, UnavailableError, check, logic_error
 from pycl.platform import Device, Platform, get_platforms
 
 if TYPE_CHECKING:

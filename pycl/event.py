@@ -7,13 +7,12 @@ import threading
 import warnings
 from typing import TYPE_CHECKING, Any, Optional
 
-from pycl._lib import ffi, lib
-from pycl import _info
-from pycl.errors import check
-from pycl._handle import Handle, out_cell
-from pycl import _wards
-from pycl.queue import enqueue_handle
+from pycl import _info, _wards
 from pycl._args import wait_list
+from pycl._handle import Handle, out_cell
+from pycl._lib import ffi, lib
+from pycl.errors import check
+from pycl.queue import enqueue_handle
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence

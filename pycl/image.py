@@ -47,10 +47,10 @@ their true ``itemsize``; ``Image(...)`` is not deprecated.
 
 from __future__ import annotations
 
+from pycl import _image_copy  # noqa: F401  (registers the image routes of enqueue_copy)
+from pycl._image_fill_map import enqueue_fill_image, enqueue_map_image
 from pycl._image_format import ImageFormat, get_supported_image_formats
 from pycl._image_object import DTYPE_TO_CHANNEL_TYPE, DTYPE_TO_CHANNEL_TYPE_NORM, Image, create_image, image_from_array
-from pycl._image_fill_map import enqueue_fill_image, enqueue_map_image
-from pycl import _image_copy  # noqa: F401  (registers the image routes of enqueue_copy)
 
 __all__ = [
     "ImageFormat",

@@ -30,17 +30,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional, Union
 
-from pycl._lib import ffi, lib
-from pycl import budget as _budget
+import numpy as np
+
 from pycl import _wards
+from pycl import budget as _budget
+from pycl._args import dtype_of, map_flags_value, mem_handle, size_value, wait_list
+from pycl._enqueue import enqueued
+from pycl._lib import ffi, lib
 from pycl.errors import logic_error
 from pycl.event import Event, out_cell
 from pycl.memory import MemoryObject, array_interface, array_layout
 from pycl.queue import queue_handle
-from pycl._args import dtype_of, map_flags_value, mem_handle, size_value, wait_list
-from pycl._enqueue import enqueued
-
-import numpy as np
 
 if TYPE_CHECKING:
     from types import TracebackType

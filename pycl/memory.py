@@ -22,15 +22,23 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 
 import numpy as np
 
-from pycl._lib import ffi, lib
+from pycl import _info
 from pycl import budget as _budget
 from pycl import constants as _constants
-from pycl import _info
-from pycl.errors import check, error_for, logic_error
+from pycl._args import (
+    ACCESS_FLAGS,
+    HOST_ACCESS_FLAGS,
+    HOST_PTR_FLAGS,
+    SIZE_LIMIT,
+    describe,
+    host_bytes,
+    mem_flags_value,
+    size_value,
+    sizes,
+)
 from pycl._handle import Handle, out_cell
-from pycl._args import ACCESS_FLAGS, HOST_ACCESS_FLAGS, HOST_PTR_FLAGS, SIZE_LIMIT, describe, host_bytes
-from pycl._args import mem_flags_value, size_value, sizes
-
+from pycl._lib import ffi, lib
+from pycl.errors import check, error_for, logic_error
 
 if TYPE_CHECKING:
     from typing import Literal

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
-from pycl._lib import ffi, lib
+from pycl import _info
 from pycl import budget as _budget
 from pycl import constants as _constants
-from pycl import _info
+from pycl._args import mem_flags_value, uint_value
+from pycl._lib import ffi, lib
 from pycl.errors import UnavailableError, check, logic_error
 from pycl.memory import ALLOCATION_FAILURES, MemoryObject, register_mem_class
-from pycl._args import mem_flags_value, uint_value
 
 if TYPE_CHECKING:
     from collections.abc import Iterable

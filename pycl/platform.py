@@ -5,15 +5,16 @@ and each is released with its object."""
 from __future__ import annotations
 
 import warnings
-from typing import Any, Optional, Sequence
+from collections.abc import Sequence
+from typing import Any, Optional
 
-from pycl._lib import ffi, lib
-from pycl import constants as _constants
 from pycl import _info
-from pycl.errors import UnavailableError, check
-from pycl._handle import Handle
+from pycl import constants as _constants
 from pycl._args import SIZE_LIMIT, bounded_value
+from pycl._handle import Handle
+from pycl._lib import ffi, lib
 from pycl._loader import platform_handles
+from pycl.errors import UnavailableError, check
 
 __all__ = ["Platform", "Device", "get_platforms", "unload_platform_compiler"]
 

@@ -22,14 +22,14 @@ from __future__ import annotations
 import warnings
 from typing import TYPE_CHECKING, Any, Optional
 
-from pycl._lib import ffi, lib
 from pycl import budget as _budget
 from pycl import constants as _constants
+from pycl._binned_pool import BinnedPool, alloc_size, bin_number
+from pycl._lib import ffi, lib
 from pycl.errors import logic_error
 from pycl.memory import Buffer
-from pycl._binned_pool import BinnedPool, alloc_size, bin_number
-from pycl.svm import SVMPointer
 from pycl.queue import queue_handle
+from pycl.svm import SVMPointer
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -7,16 +7,16 @@ import threading
 import warnings
 from typing import TYPE_CHECKING, Any, Optional, Union
 
-from pycl._lib import ffi, lib
-from pycl import constants as _constants
 from pycl import _info
-from pycl.errors import RuntimeError, UnavailableError, caller_stacklevel, check, error_for, logic_error
-from pycl._handle import Handle
-from pycl.platform import Device
+from pycl import constants as _constants
+from pycl._args import size_value, sizes
 from pycl._capture_call import capture_kernel_call
+from pycl._handle import Handle
 from pycl._kernel_args import KernelArgs, LocalMemory
 from pycl._launch import launch
-from pycl._args import size_value, sizes
+from pycl._lib import ffi, lib
+from pycl.errors import RuntimeError, UnavailableError, caller_stacklevel, check, error_for, logic_error
+from pycl.platform import Device
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence

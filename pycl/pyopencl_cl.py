@@ -23,36 +23,41 @@ it: ``have_gl()`` is False.
 from __future__ import annotations
 
 import struct
-from typing import Any, Optional, Sequence, cast
+from collections.abc import Sequence
+from typing import Any, Optional, cast
 
 from pycl import constants as _constants
-from pycl.constants import *  # noqa: F401,F403
-from pycl._lib import lib
-from pycl.errors import Error, ErrorRecord, LogicError, MemoryError, RuntimeError, UnavailableError  # noqa: F401
-from pycl.version import get_cl_header_version  # noqa: F401
-from pycl.platform import Device, Platform, get_platforms, unload_platform_compiler  # noqa: F401
-from pycl.context import Context  # noqa: F401
-from pycl.queue import CommandQueue  # noqa: F401
-from pycl.event import Event, NannyEvent, UserEvent, wait_for_events  # noqa: F401
-from pycl.event import enqueue_barrier, enqueue_marker
-from pycl import program as _program
-from pycl.program import LocalMemory, enqueue_nd_range_kernel  # noqa: F401
-from pycl.memory import Buffer, MemoryObject  # noqa: F401
-from pycl.mapping import MemoryMap, enqueue_map_buffer  # noqa: F401
 from pycl import image as _image
-from pycl.image import ImageFormat, enqueue_fill_image, enqueue_map_image, get_supported_image_formats  # noqa: F401
-from pycl.sampler import Sampler  # noqa: F401
-from pycl.pipe import Pipe  # noqa: F401
-from pycl.svm import SVM, SVMAllocation, SVMMap, SVMPointer  # noqa: F401
-from pycl.allocator import AllocatorBase, DeferredAllocator, ImmediateAllocator, SVMAllocator  # noqa: F401
-from pycl.pool import MemoryPool, PooledBuffer, PooledSVM, SVMPool  # noqa: F401
-from pycl._testpool import _TestMemoryPool  # noqa: F401
-from pycl._info import NameVersion  # noqa: F401
-from pycl.tools import bitlog2  # noqa: F401
-from pycl.transfer import enqueue_copy, enqueue_fill_buffer, enqueue_migrate_mem_objects  # noqa: F401
-from pycl.transfer import route, transfer_kind
-from pycl.transfer import enqueue_copy_buffer_p2p_amd  # noqa: F401
+from pycl import program as _program
 from pycl import svm as _svm
+from pycl._info import NameVersion  # noqa: F401
+from pycl._lib import lib
+from pycl._testpool import _TestMemoryPool  # noqa: F401
+from pycl.allocator import AllocatorBase, DeferredAllocator, ImmediateAllocator, SVMAllocator  # noqa: F401
+from pycl.constants import *  # noqa: F401,F403
+from pycl.context import Context  # noqa: F401
+from pycl.errors import Error, ErrorRecord, LogicError, MemoryError, RuntimeError, UnavailableError  # noqa: F401
+from pycl.event import Event, NannyEvent, UserEvent, enqueue_barrier, enqueue_marker, wait_for_events  # noqa: F401
+from pycl.image import ImageFormat, enqueue_fill_image, enqueue_map_image, get_supported_image_formats  # noqa: F401
+from pycl.mapping import MemoryMap, enqueue_map_buffer  # noqa: F401
+from pycl.memory import Buffer, MemoryObject  # noqa: F401
+from pycl.pipe import Pipe  # noqa: F401
+from pycl.platform import Device, Platform, get_platforms, unload_platform_compiler  # noqa: F401
+from pycl.pool import MemoryPool, PooledBuffer, PooledSVM, SVMPool  # noqa: F401
+from pycl.program import LocalMemory, enqueue_nd_range_kernel  # noqa: F401
+from pycl.queue import CommandQueue  # noqa: F401
+from pycl.sampler import Sampler  # noqa: F401
+from pycl.svm import SVM, SVMAllocation, SVMMap, SVMPointer  # noqa: F401
+from pycl.tools import bitlog2  # noqa: F401
+from pycl.transfer import (  # noqa: F401
+    enqueue_copy,
+    enqueue_copy_buffer_p2p_amd,  # noqa: F401
+    enqueue_fill_buffer,
+    enqueue_migrate_mem_objects,
+    route,
+    transfer_kind,
+)
+from pycl.version import get_cl_header_version  # noqa: F401
 
 MemoryObjectHolder = MemoryObject
 _ErrorRecord = ErrorRecord

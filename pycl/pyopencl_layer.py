@@ -39,7 +39,8 @@ import sys
 import sysconfig
 import tempfile
 import zipfile
-from typing import Optional, Sequence
+from collections.abc import Sequence
+from typing import Optional
 
 __all__ = ["SUPPORTED", "DEFAULT_VERSION", "install", "main"]
 

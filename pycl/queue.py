@@ -6,14 +6,13 @@ import sys
 import warnings
 from typing import TYPE_CHECKING, Any, Optional, Union
 
-from pycl._lib import ffi, lib
+from pycl import _info, _wards
 from pycl import constants as _constants
-from pycl import _info
-from pycl.errors import caller_stacklevel, check, logic_error
-from pycl._handle import Handle
-from pycl.platform import Device, get_platforms
-from pycl import _wards
 from pycl._args import property_list
+from pycl._handle import Handle
+from pycl._lib import ffi, lib
+from pycl.errors import caller_stacklevel, check, logic_error
+from pycl.platform import Device, get_platforms
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

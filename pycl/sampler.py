@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 
 import numpy as np
 
-from pycl._lib import ffi, lib
-from pycl import constants as _constants
 from pycl import _info
-from pycl.errors import check, logic_error
-from pycl._handle import Handle, out_cell
+from pycl import constants as _constants
 from pycl._args import property_list, ulong_value
+from pycl._handle import Handle, out_cell
+from pycl._lib import ffi, lib
+from pycl.errors import check, logic_error
 
 if TYPE_CHECKING:
     from collections.abc import Iterable

@@ -27,11 +27,11 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any, Optional
 
-from pycl._lib import ffi, lib
 from pycl import budget as _budget
 from pycl import constants as _constants
-from pycl.errors import check, logic_error
 from pycl._args import SIZE_LIMIT, bounded_value
+from pycl._lib import ffi, lib
+from pycl.errors import check, logic_error
 from pycl.mapping import MemoryMap
 
 if TYPE_CHECKING:

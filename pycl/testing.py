@@ -26,44 +26,109 @@ from pycl.platform import Device, get_platforms
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
-    from pycl.platform import Platform
-
     # What the module __getattr__ below re-exports, for type checkers.
     from pycl import strategies as strategies
+    from pycl.platform import Platform
     from pycl.strategies import (
         PATTERN_SIZES as PATTERN_SIZES,
+    )
+    from pycl.strategies import (
         ImageRegion as ImageRegion,
+    )
+    from pycl.strategies import (
         Invalid as Invalid,
+    )
+    from pycl.strategies import (
         Rect as Rect,
+    )
+    from pycl.strategies import (
         SVMCopy as SVMCopy,
+    )
+    from pycl.strategies import (
         SVMFill as SVMFill,
+    )
+    from pycl.strategies import (
         buffer_rect_kwargs as buffer_rect_kwargs,
+    )
+    from pycl.strategies import (
         fill_args as fill_args,
+    )
+    from pycl.strategies import (
         host_rect_kwargs as host_rect_kwargs,
+    )
+    from pycl.strategies import (
         image_boxes as image_boxes,
+    )
+    from pycl.strategies import (
         image_buffer_kwargs as image_buffer_kwargs,
+    )
+    from pycl.strategies import (
         image_copy_kwargs as image_copy_kwargs,
+    )
+    from pycl.strategies import (
         image_host_kwargs as image_host_kwargs,
+    )
+    from pycl.strategies import (
         image_regions as image_regions,
+    )
+    from pycl.strategies import (
         image_shapes as image_shapes,
+    )
+    from pycl.strategies import (
         invalid_buffer_rect_kwargs as invalid_buffer_rect_kwargs,
+    )
+    from pycl.strategies import (
         invalid_fill_args as invalid_fill_args,
+    )
+    from pycl.strategies import (
         invalid_host_rect_kwargs as invalid_host_rect_kwargs,
+    )
+    from pycl.strategies import (
         invalid_image_boxes as invalid_image_boxes,
+    )
+    from pycl.strategies import (
         invalid_image_buffer_kwargs as invalid_image_buffer_kwargs,
+    )
+    from pycl.strategies import (
         invalid_image_copy_kwargs as invalid_image_copy_kwargs,
+    )
+    from pycl.strategies import (
         invalid_image_host_kwargs as invalid_image_host_kwargs,
+    )
+    from pycl.strategies import (
         invalid_linear_copy_kwargs as invalid_linear_copy_kwargs,
+    )
+    from pycl.strategies import (
         invalid_map_args as invalid_map_args,
+    )
+    from pycl.strategies import (
         invalid_rects as invalid_rects,
+    )
+    from pycl.strategies import (
         invalid_svm_copy_args as invalid_svm_copy_args,
+    )
+    from pycl.strategies import (
         invalid_svm_fill_args as invalid_svm_fill_args,
+    )
+    from pycl.strategies import (
         invalid_svm_map_args as invalid_svm_map_args,
+    )
+    from pycl.strategies import (
         linear_copy_kwargs as linear_copy_kwargs,
+    )
+    from pycl.strategies import (
         map_args as map_args,
+    )
+    from pycl.strategies import (
         rects as rects,
+    )
+    from pycl.strategies import (
         svm_copy_args as svm_copy_args,
+    )
+    from pycl.strategies import (
         svm_fill_args as svm_fill_args,
+    )
+    from pycl.strategies import (
         svm_map_args as svm_map_args,
     )
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pycl.context import get_test_platforms_and_devices
-from pycl.allocator import AllocatorBase, DeferredAllocator, ImmediateAllocator, SVMAllocator
 from pycl._memoize import clear_first_arg_caches, first_arg_dependent_memoize
+from pycl.allocator import AllocatorBase, DeferredAllocator, ImmediateAllocator, SVMAllocator
+from pycl.context import get_test_platforms_and_devices
 from pycl.pool import MemoryPool, PooledBuffer, PooledSVM, SVMPool
 from pycl.program import is_spirv
 from pycl.version import get_cl_header_version

@@ -24,21 +24,31 @@ refuses empty rect regions).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable, Optional
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, Optional
 
-from pycl._lib import ffi, lib
-from pycl import constants as _constants
 from pycl import _wards
+from pycl import constants as _constants
+from pycl._args import bits_value, fill_pattern, mem_handle, size_value, wait_list
+from pycl._buffer_copy import ALIASES, copy_buffer, fast_host_copy, read_buffer, write_buffer
+from pycl._enqueue import (
+    enqueued,
+    fills,
+    kind_text,
+    marker,
+    register_fill,
+    register_route,
+    route,
+    routes,
+    transfer_kind,
+)
+from pycl._lib import ffi, lib
+from pycl._rect import copy_buffer_rect, read_buffer_rect, write_buffer_rect
 from pycl.errors import UnavailableError, check, logic_error
 from pycl.event import Event, out_cell
 from pycl.memory import MemoryObject
 from pycl.platform import Platform
 from pycl.queue import CommandQueue, queue_handle
-from pycl._args import bits_value, fill_pattern, mem_handle, size_value, wait_list
-from pycl._buffer_copy import ALIASES, copy_buffer, fast_host_copy, read_buffer, write_buffer
-from pycl._enqueue import enqueued, fills, kind_text, marker, register_fill, register_route, route, routes
-from pycl._enqueue import transfer_kind
-from pycl._rect import copy_buffer_rect, read_buffer_rect, write_buffer_rect
 
 if TYPE_CHECKING:
     from pycl._enqueue import Route

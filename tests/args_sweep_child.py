@@ -27,8 +27,9 @@ import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import pycl as cl  # noqa: E402
 import test_args_sweep as sweep  # noqa: E402
+
+import pycl as cl  # noqa: E402
 
 
 def out(line):

@@ -52,7 +52,8 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import given, note, strategies as st
+from hypothesis import given, note
+from hypothesis import strategies as st
 
 import pycl as cl
 import pycl.budget
@@ -1410,9 +1411,8 @@ def run_sweep(device):
     for run in range(1, MAX_RESTARTS + 1):
         proc = subprocess.run(
             [sys.executable, CHILD, str(p), str(d), str(start), str(CASE_SECONDS)],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            universal_newlines=True,
+            capture_output=True,
+            text=True,
             timeout=1800,
         )
         lines = proc.stdout.splitlines()

@@ -24,8 +24,8 @@ import pycl
 import pycl._cl
 import pycl.characterize
 import pycl.tools
-from pycl import errors as _errors
 from pycl import _info
+from pycl import errors as _errors
 from pycl.image import Image as _Image
 from pycl.pipe import Pipe as _Pipe
 

@@ -7,9 +7,9 @@ import weakref
 
 import numpy as np
 import pytest
+from bufutil import align_of, read_all
 
 import pycl as cl
-from bufutil import align_of, read_all
 from pycl.testing import require_kernel_compiler
 
 mf = cl.mem_flags

@@ -8,7 +8,8 @@ pycl's checks."""
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 import pycl as cl
 

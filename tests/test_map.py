@@ -7,9 +7,9 @@ import textwrap
 
 import numpy as np
 import pytest
+from bufutil import filled, read_all
 
 import pycl as cl
-from bufutil import filled, read_all
 
 mf = cl.mem_flags
 MAP = cl.map_flags

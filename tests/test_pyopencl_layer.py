@@ -15,10 +15,9 @@ import numpy as np
 import pytest
 
 import pycl as cl
-from pycl.testing import require_kernel_compiler
-
 from pycl import pyopencl_layer
 from pycl.pyopencl_layer import LayerError, install
+from pycl.testing import require_kernel_compiler
 
 
 def _fake_wheel(directory, version="2026.1.4"):

@@ -13,11 +13,12 @@ row). The models are numpy strided views of host mirrors, never pycl code.
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, note, strategies as st
+from bufutil import align_of, read_all
+from hypothesis import assume, given, note
+from hypothesis import strategies as st
 from numpy.lib.stride_tricks import as_strided
 
 import pycl as cl
-from bufutil import align_of, read_all
 from pycl._lib import ffi, lib
 
 mf = cl.mem_flags

@@ -13,7 +13,8 @@ coarse-grain SVM (skipped with the reason where the device lacks them).
 
 import numpy as np
 import pytest
-from hypothesis import given, note, strategies as st
+from hypothesis import given, note
+from hypothesis import strategies as st
 
 import pycl as cl
 from pycl import strategies as S

@@ -6,7 +6,6 @@ import subprocess
 import sys
 import textwrap
 
-
 import pycl as cl
 
 

@@ -11,7 +11,8 @@ model byte for byte. Runs on every SVM device (tests/conftest.py).
 
 import numpy as np
 import pytest
-from hypothesis import given, note, strategies as st
+from hypothesis import given, note
+from hypothesis import strategies as st
 
 import pycl as cl
 

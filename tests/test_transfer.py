@@ -8,9 +8,9 @@ import weakref
 
 import numpy as np
 import pytest
+from bufutil import align_of, filled, read_all
 
 import pycl as cl
-from bufutil import align_of, filled, read_all
 from pycl import _wards as wards
 
 mf = cl.mem_flags

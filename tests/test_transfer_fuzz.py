@@ -13,7 +13,8 @@ import textwrap
 
 import numpy as np
 import pytest
-from hypothesis import given, note, settings, strategies as st
+from hypothesis import given, note, settings
+from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule, run_state_machine_as_test
 from numpy.lib.stride_tricks import as_strided
 

@@ -23,6 +23,7 @@ import sys
 import tempfile
 
 import apiref
+
 import pycl
 
 
