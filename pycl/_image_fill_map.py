@@ -14,12 +14,12 @@ import numpy as np
 from pycl import _wards
 from pycl import constants as _constants
 from pycl._args import describe, dtype_of, host_bytes, map_flags_value, mem_handle, sizes, wait_list
-from pycl._enqueue import marker
+from pycl._enqueue import enqueued, marker
 from pycl._image_copy import buffer_image_crashes, check_image_arg, checked_box
 from pycl._image_format import INTEGER_CHANNEL_TYPES, ImageFormat
 from pycl._lib import ffi, lib
-from pycl.errors import UnavailableError, check, logic_error
-from pycl.event import Event, out_cell, take_event
+from pycl.errors import UnavailableError, logic_error
+from pycl.event import Event, out_cell
 from pycl.mapping import MemoryMap
 from pycl.memory import array_interface
 from pycl.queue import queue_handle
@@ -154,10 +154,7 @@ def enqueue_fill_image(
     status = lib.pycl_enqueue_fill_image(
         q, handle, data, ffi.new("size_t[3]", origin), ffi.new("size_t[3]", region), count, events, out
     )
-    # The epilogue of enqueued(), inline: a call less on a hot path.
-    if status:
-        check(status, "clEnqueueFillImage", "origin %r, region %r" % (origin, region))
-    return take_event(Event, out, out_int)
+    return enqueued(status, out, out_int, "clEnqueueFillImage", "origin %r, region %r", origin, region)
 
 
 # }}}
@@ -298,10 +295,7 @@ def enqueue_map_image(
         out,
         record,
     )
-    # The epilogue of enqueued(), inline: a call less on a hot path.
-    if status:
-        check(status, "clEnqueueMapImage", "origin %r, region %r" % (origin, region))
-    event = take_event(Event, out, out_int)
+    event = enqueued(status, out, out_int, "clEnqueueMapImage", "origin %r, region %r", origin, region)
     memory_map = MemoryMap._adopt(record[0], img, w * h * d * element)
     mapping = memory_map._mapping
     row = pitches[0] or w * element
