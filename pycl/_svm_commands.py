@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 
 from pycl import _wards
 from pycl import constants as _constants
+from pycl import staging as _staging
 from pycl import transfer as _transfer
 from pycl._args import bits_value, fill_pattern, host_bytes, no_offset, size_value, uint_value, wait_list
 from pycl._enqueue import enqueued, marker, nanny, nanny_marker
@@ -105,12 +106,25 @@ def _enqueue_svm_memcpy(
     if n == 0:
         return marker(q, count, events, Event) if host_obj is None else nanny_marker(q, count, events, host_obj)
     out, out_int = out_cell()
-    status = lib.pycl_enqueue_svm_memcpy(q, 1 if is_blocking else 0, dst, src_ptr, n, count, events, out)
     if host_obj is None:
+        status = lib.pycl_enqueue_svm_memcpy(q, 1 if is_blocking else 0, dst, src_ptr, n, count, events, out)
         return enqueued(status, out, out_int, "clEnqueueSVMMemcpy", "%d bytes", n)
+    host = dst if dst_host is not None else src_ptr
+    if n >= _staging.threshold and is_blocking:
+        # Through pinned slots, as a buffer's host copies (pycl.staging).
+        stager = _staging.stager(queue, host_obj)
+        if stager is not None:
+            if dst_host is not None:
+                status = lib.pycl_staged_svm_read(stager, q, dst, src_ptr, n, count, events, out)
+            else:
+                status = lib.pycl_staged_svm_write(stager, q, dst, src_ptr, n, count, events, out)
+            if status:
+                check(status, "clEnqueueSVMMemcpy", "staged: %d bytes" % n)
+            return nanny(out, out_int, host_obj, host, True)
+    status = lib.pycl_enqueue_svm_memcpy(q, 1 if is_blocking else 0, dst, src_ptr, n, count, events, out)
     if status:
         check(status, "clEnqueueSVMMemcpy", "%d bytes" % n)
-    return nanny(out, out_int, host_obj, dst if dst_host is not None else src_ptr, is_blocking)
+    return nanny(out, out_int, host_obj, host, is_blocking)
 
 
 _COPY_KEYWORDS = ("byte_count", "is_blocking", "wait_for", "src_offset", "dst_offset")

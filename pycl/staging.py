@@ -1,10 +1,12 @@
-"""Staged host<->buffer copies for GPUs: large transfers from or to ordinary
-(pageable) host memory go through pinned slots that host threads fill and
-drain while the device moves other slots (cl_shim/include/pycl/staging.h).
+"""Staged host<->buffer and host<->SVM copies for GPUs: large transfers from
+or to ordinary (pageable) host memory go through pinned slots that host
+threads fill and drain while the device moves other slots
+(cl_shim/include/pycl/staging.h).
 
 A GPU driver copies pageable memory through its own small pinned buffer with
 one thread, several times slower than it copies from pinned memory (NVIDIA's
-OpenCL: docs/quirks.md). ``enqueue_copy`` stages a buffer write or read when
+OpenCL: docs/quirks.md). ``enqueue_copy`` stages a buffer write or read, or a
+copy between host memory and SVM, when
 
 - it is blocking (the default) and moves at least ``min_bytes`` (default
   8 MiB),

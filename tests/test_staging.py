@@ -157,3 +157,86 @@ def test_configure_checks():
         staging.configure(chunk_bytes=0)
     with pytest.raises(cl.LogicError, match="threads = 65 exceeds"):
         staging.configure(threads=65)
+
+
+def _svm_queue(ctx_factory):
+    """An in-order queue of a device with coarse-grain SVM, or a skip naming why not."""
+    device = ctx_factory.device
+    if device.cl_version < (2, 0) or not device.svm_capabilities & cl.device_svm_capabilities.COARSE_GRAIN_BUFFER:
+        pytest.skip("%s has no coarse-grain SVM (OpenCL %d.%d)" % ((device.name,) + device.cl_version))
+    return cl.CommandQueue(ctx_factory())
+
+
+def test_staged_svm_round_trip(ctx_factory, staged):
+    queue = _svm_queue(ctx_factory)
+    ctx = queue.context
+    rng = np.random.default_rng(7)
+    host = rng.integers(0, 256, 10 * 4096 + 77, dtype=np.uint8)  # 11 chunks, the last partial
+    ary = cl.csvm_empty(ctx, host.size + 1000, np.uint8, queue=queue)
+    event = cl.enqueue_copy(queue, cl.SVM(ary[1000:]), host)
+    assert ctx._stager is not None and event.get_ward() is host  # the copy was staged
+    back = np.zeros(host.size, np.uint8)
+    cl.enqueue_copy(queue, back, cl.SVM(ary[1000:]))
+    np.testing.assert_array_equal(back, host)
+    # the staged path agrees with the driver's
+    staging.configure(device_types=0)
+    plain = np.zeros(host.size, np.uint8)
+    cl.enqueue_copy(queue, plain, cl.SVM(ary[1000:]))
+    np.testing.assert_array_equal(plain, host)
+
+
+def test_non_blocking_svm_copies_are_not_staged(ctx_factory, staged):
+    queue = _svm_queue(ctx_factory)
+    ctx = queue.context
+    gate = cl.UserEvent(ctx)
+    host = np.arange(20000, dtype=np.uint32)
+    ary = cl.csvm_empty(ctx, host.size, np.uint32, queue=queue)
+    event = cl.enqueue_copy(queue, cl.SVM(ary), host, is_blocking=False, wait_for=[gate])
+    assert ctx._stager is None and event.get_ward() is host
+    gate.set_status(cl.command_execution_status.COMPLETE)
+    event.wait()
+    back = np.empty_like(host)
+    cl.enqueue_copy(queue, back, cl.SVM(ary))  # blocking: staged
+    assert ctx._stager is not None
+    np.testing.assert_array_equal(back, host)
+
+
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_staged_svm_copies_match_numpy(ctx_factory, data):
+    queue = _svm_queue(ctx_factory)
+    before = staging.settings()
+    chunk = data.draw(st.sampled_from([64, 1000, 4096]))
+    staging.configure(
+        min_bytes=1, chunk_bytes=chunk, threads=data.draw(st.integers(1, 4)), device_types=cl.device_type.ALL
+    )
+    try:
+        ctx = queue.context
+        size = data.draw(st.integers(1, 40000))
+        rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+        model = rng.integers(0, 256, size, dtype=np.uint8)
+        ary = cl.csvm_empty(ctx, size, np.uint8, queue=queue)
+        cl.enqueue_copy(queue, cl.SVM(ary), model)
+        pending = None
+        for _ in range(3):
+            offset = data.draw(st.integers(0, size - 1))
+            n = data.draw(st.integers(1, size - offset))
+            if data.draw(st.booleans()):
+                piece = rng.integers(0, 256, n, dtype=np.uint8)
+                # a non-blocking write first (the driver's path), then a
+                # staged copy that must wait for it
+                pending = cl.enqueue_copy(
+                    queue, cl.SVM(ary[offset : offset + n]), piece, is_blocking=data.draw(st.booleans())
+                )
+                model[offset : offset + n] = piece
+            else:
+                out = np.empty(n, np.uint8)
+                cl.enqueue_copy(queue, out, cl.SVM(ary[offset : offset + n]), wait_for=[pending] if pending else None)
+                np.testing.assert_array_equal(out, model[offset : offset + n])
+        queue.finish()
+        staging.configure(device_types=0)
+        whole = np.empty(size, np.uint8)
+        cl.enqueue_copy(queue, whole, cl.SVM(ary))
+        np.testing.assert_array_equal(whole, model)
+    finally:
+        staging.configure(**before)

@@ -1,5 +1,5 @@
-/* Staged host<->buffer copies through pinned slots, with host threads doing
- * the memcpy (see cl_shim/include/pycl/staging.h for why).
+/* Staged host<->buffer and host<->SVM copies through pinned slots, with host
+ * threads doing the memcpy (see cl_shim/include/pycl/staging.h for why).
  *
  * Chunk i uses slot i % slots. A slot passes from chunk i to chunk i + slots
  * in order (`turn`), and its memory is reused only once the device command
@@ -35,8 +35,9 @@ struct pycl_stager {
 struct job {
     struct pycl_stager *stager;
     cl_command_queue queue;
-    cl_mem mem;
-    size_t mem_offset;
+    cl_mem mem;        /* the buffer side, or NULL */
+    char *svm;         /* else the SVM side */
+    size_t mem_offset; /* into mem (0 for SVM) */
     char *host;
     size_t size;
     int writing;
@@ -152,11 +153,19 @@ static cl_int stage_chunk(struct job *job, size_t index)
     cl_event done = NULL;
     if (status == CL_SUCCESS && job->writing) {
         memcpy(slot->host, job->host + offset, n);
-        status = pycl_enqueue_write_buffer(job->queue, job->mem, CL_FALSE, job->mem_offset + offset, n, slot->host,
-                                           num_events, wait_list, &done);
+        if (job->mem)
+            status = pycl_enqueue_write_buffer(job->queue, job->mem, CL_FALSE, job->mem_offset + offset, n, slot->host,
+                                               num_events, wait_list, &done);
+        else
+            status = pycl_enqueue_svm_memcpy(job->queue, CL_FALSE, job->svm + offset, slot->host, n, num_events,
+                                             wait_list, &done);
     } else if (status == CL_SUCCESS) {
-        status = pycl_enqueue_read_buffer(job->queue, job->mem, CL_FALSE, job->mem_offset + offset, n, slot->host,
-                                          num_events, wait_list, &done);
+        if (job->mem)
+            status = pycl_enqueue_read_buffer(job->queue, job->mem, CL_FALSE, job->mem_offset + offset, n, slot->host,
+                                              num_events, wait_list, &done);
+        else
+            status = pycl_enqueue_svm_memcpy(job->queue, CL_FALSE, slot->host, job->svm + offset, n, num_events,
+                                             wait_list, &done);
         if (status == CL_SUCCESS)
             status = pycl_event_wait(1, &done);
         if (status == CL_SUCCESS)
@@ -191,16 +200,19 @@ static void *worker(void *argument)
     }
 }
 
-static cl_int staged_copy(struct pycl_stager *s, cl_command_queue queue, cl_mem mem, size_t mem_offset, char *host,
-                          size_t size, int writing, cl_uint num_events, const cl_event *wait_list, cl_event *event)
+/* The device side is `mem` (at `mem_offset`) or, when `mem` is NULL, `svm`. */
+static cl_int staged_copy(struct pycl_stager *s, cl_command_queue queue, cl_mem mem, char *svm, size_t mem_offset,
+                          char *host, size_t size, int writing, cl_uint num_events, const cl_event *wait_list,
+                          cl_event *event)
 {
-    if (!s || !queue || !mem || (!host && size))
+    if (!s || !queue || !(mem || svm) || (!host && size))
         return CL_INVALID_VALUE;
     struct job job;
     memset(&job, 0, sizeof job);
     job.stager = s;
     job.queue = queue;
     job.mem = mem;
+    job.svm = svm;
     job.mem_offset = mem_offset;
     job.host = host;
     job.size = size;
@@ -236,11 +248,13 @@ static cl_int staged_copy(struct pycl_stager *s, cl_command_queue queue, cl_mem 
     return status;
 }
 
-cl_int pycl_staged_write(struct pycl_stager *s, cl_command_queue queue, cl_mem dst, size_t dst_offset, const void *src,
-                         size_t size, cl_bool blocking, cl_uint num_events, const cl_event *wait_list, cl_event *event)
+/* A staged write to `mem` or `svm`, waited for when `blocking`. */
+static cl_int staged_write(struct pycl_stager *s, cl_command_queue queue, cl_mem mem, char *svm, size_t mem_offset,
+                           const void *src, size_t size, cl_bool blocking, cl_uint num_events,
+                           const cl_event *wait_list, cl_event *event)
 {
     cl_event marker = NULL;
-    cl_int status = staged_copy(s, queue, dst, dst_offset, (char *)src, size, 1, num_events, wait_list,
+    cl_int status = staged_copy(s, queue, mem, svm, mem_offset, (char *)src, size, 1, num_events, wait_list,
                                 event || blocking ? &marker : NULL);
     if (status == CL_SUCCESS && blocking)
         status = pycl_event_wait(1, &marker);
@@ -251,10 +265,28 @@ cl_int pycl_staged_write(struct pycl_stager *s, cl_command_queue queue, cl_mem d
     return status;
 }
 
+cl_int pycl_staged_write(struct pycl_stager *s, cl_command_queue queue, cl_mem dst, size_t dst_offset, const void *src,
+                         size_t size, cl_bool blocking, cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    return staged_write(s, queue, dst, NULL, dst_offset, src, size, blocking, num_events, wait_list, event);
+}
+
 cl_int pycl_staged_read(struct pycl_stager *s, cl_command_queue queue, cl_mem src, size_t src_offset, void *dst,
                         size_t size, cl_uint num_events, const cl_event *wait_list, cl_event *event)
 {
-    return staged_copy(s, queue, src, src_offset, dst, size, 0, num_events, wait_list, event);
+    return staged_copy(s, queue, src, NULL, src_offset, dst, size, 0, num_events, wait_list, event);
+}
+
+cl_int pycl_staged_svm_write(struct pycl_stager *s, cl_command_queue queue, void *dst, const void *src, size_t size,
+                             cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    return staged_write(s, queue, NULL, dst, 0, src, size, CL_TRUE, num_events, wait_list, event);
+}
+
+cl_int pycl_staged_svm_read(struct pycl_stager *s, cl_command_queue queue, void *dst, const void *src, size_t size,
+                            cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    return staged_copy(s, queue, NULL, (char *)src, 0, dst, size, 0, num_events, wait_list, event);
 }
 
 /* Copies between two queues (two devices of a context, or two contexts).

@@ -1,4 +1,5 @@
-/* Staged host<->buffer copies through pinned memory (cl_shim/src/staging.c).
+/* Staged host<->buffer and host<->SVM copies through pinned memory
+ * (cl_shim/src/staging.c).
  *
  * A GPU driver copies pageable host memory through a small pinned buffer of
  * its own, one thread at a time, far below the speed it reaches from pinned
@@ -29,6 +30,13 @@ cl_int pycl_staged_write(struct pycl_stager *stager, cl_command_queue queue, cl_
  * data is in `dst` when it returns. */
 cl_int pycl_staged_read(struct pycl_stager *stager, cl_command_queue queue, cl_mem src, size_t src_offset, void *dst,
                         size_t size, cl_uint num_events, const cl_event *wait_list, cl_event *event);
+/* The same between host memory and SVM (`dst` or `src`, an SVM pointer of
+ * the stager's context, through clEnqueueSVMMemcpy, OpenCL 2.0); both
+ * blocking: the data is in place when they return. */
+cl_int pycl_staged_svm_write(struct pycl_stager *stager, cl_command_queue queue, void *dst, const void *src,
+                             size_t size, cl_uint num_events, const cl_event *wait_list, cl_event *event);
+cl_int pycl_staged_svm_read(struct pycl_stager *stager, cl_command_queue queue, void *dst, const void *src, size_t size,
+                            cl_uint num_events, const cl_event *wait_list, cl_event *event);
 /* Copy `size` bytes of `src` (from `src_offset`, on `src_queue`) into `dst`
  * (at `dst_offset`, on `dst_queue`) through the stager's slots, which must be
  * of `src_queue`'s context; `dst_queue` may be of another context or device.
