@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 
 from pycl import _wards
 from pycl import constants as _constants
+from pycl import staging as _staging
 from pycl._args import (
     NO_HOST_READ,
     NO_HOST_WRITE,
@@ -186,9 +187,20 @@ def _image_host(
     out, out_int = out_cell()
     ox, oy, oz = origin
     rx, ry, rz = region
-    status = lib.pycl_image_region(
-        q, mem, reading, 1 if is_blocking else 0, ox, oy, oz, rx, ry, rz, row, slice_, host, count, events, out
-    )
+    row_bytes = rx * image._element
+    stager = None
+    if is_blocking and row_bytes * ry * rz >= _staging.threshold:
+        # Through pinned slots, as a buffer's host copies (pycl.staging).
+        stager = _staging.stager(queue, host_obj)
+    if stager is not None:
+        layers = image._type == _mot.IMAGE1D_ARRAY
+        status = lib.pycl_staged_image(
+            stager, q, mem, reading, ox, oy, oz, rx, ry, rz, row_bytes, layers, row, slice_, host, count, events, out
+        )
+    else:
+        status = lib.pycl_image_region(
+            q, mem, reading, 1 if is_blocking else 0, ox, oy, oz, rx, ry, rz, row, slice_, host, count, events, out
+        )
     if status:
         check(
             status,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Optional
 
 from pycl import _wards
+from pycl import staging as _staging
 from pycl._args import (
     NO_HOST_READ,
     NO_HOST_WRITE,
@@ -159,29 +160,39 @@ def _host_rect(
     bx, by, bz = buffer_origin
     hx, hy, hz = host_origin
     rx, ry, rz = region
-    status = lib.pycl_host_rect(
-        q,
-        mem,
-        reading,
-        1 if is_blocking else 0,
-        bx,
-        by,
-        bz,
-        hx,
-        hy,
-        hz,
-        rx,
-        ry,
-        rz,
-        b_row,
-        b_slice,
-        h_row,
-        h_slice,
-        host,
-        count,
-        events,
-        out,
-    )
+    stager = None
+    if is_blocking and rx * ry * rz >= _staging.threshold:
+        # Through pinned slots, as a buffer's host copies (pycl.staging).
+        stager = _staging.stager(queue, host_obj)
+    if stager is not None:
+        start = host + (hz * h_slice + hy * h_row + hx)  # the box's first host byte
+        status = lib.pycl_staged_rect(
+            stager, q, mem, reading, bx, by, bz, rx, ry, rz, b_row, b_slice, h_row, h_slice, start, count, events, out
+        )
+    else:
+        status = lib.pycl_host_rect(
+            q,
+            mem,
+            reading,
+            1 if is_blocking else 0,
+            bx,
+            by,
+            bz,
+            hx,
+            hy,
+            hz,
+            rx,
+            ry,
+            rz,
+            b_row,
+            b_slice,
+            h_row,
+            h_slice,
+            host,
+            count,
+            events,
+            out,
+        )
     if status:
         check(
             status,

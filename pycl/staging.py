@@ -1,12 +1,14 @@
-"""Staged host<->buffer and host<->SVM copies for GPUs: large transfers from
-or to ordinary (pageable) host memory go through pinned slots that host
-threads fill and drain while the device moves other slots
-(cl_shim/include/pycl/staging.h).
+"""Staged copies for GPUs between host memory and buffers (linear or rect),
+SVM and images: large transfers from or to ordinary (pageable) host memory go
+through pinned slots that host threads fill and drain while the device moves
+other slots (cl_shim/include/pycl/staging.h). A rect or image copy moves in
+chunks of whole rows of one slice, packed in a slot; rows longer than a slot
+take the driver's path.
 
 A GPU driver copies pageable memory through its own small pinned buffer with
 one thread, several times slower than it copies from pinned memory (NVIDIA's
-OpenCL: docs/quirks.md). ``enqueue_copy`` stages a buffer write or read, or a
-copy between host memory and SVM, when
+OpenCL: docs/quirks.md). ``enqueue_copy`` stages a copy between host memory and a
+buffer, SVM or an image when
 
 - it is blocking (the default) and moves at least ``min_bytes`` (default
   8 MiB),

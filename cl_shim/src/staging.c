@@ -32,14 +32,30 @@ struct pycl_stager {
     struct slot *slots;
 };
 
+/* A box of rows between host memory (rows `host_row_pitch` apart, slices
+ * `host_slice_pitch` apart) and an image or a buffer rect: chunk k holds
+ * `rows_per_chunk` rows of one slice, tightly packed in its slot. */
+struct box {
+    int image;
+    int rows_are_layers; /* a 1D image array: its layers are the rows */
+    size_t origin[3];    /* image: pixels; rect: bytes, rows, slices */
+    size_t region[3];    /* region[0]: pixels (image) or bytes (rect) */
+    size_t row_bytes;
+    size_t buffer_row_pitch, buffer_slice_pitch; /* rects */
+    size_t host_row_pitch, host_slice_pitch;
+    size_t rows_per_chunk, chunks_per_slice;
+};
+
 struct job {
     struct pycl_stager *stager;
     cl_command_queue queue;
-    cl_mem mem;        /* the buffer side, or NULL */
-    char *svm;         /* else the SVM side */
-    size_t mem_offset; /* into mem (0 for SVM) */
+    cl_mem mem;            /* the buffer or image side, or NULL */
+    char *svm;             /* else the SVM side */
+    size_t mem_offset;     /* into mem (linear copies) */
+    const struct box *box; /* a box of rows (images, rects), or NULL: linear */
     char *host;
-    size_t size;
+    size_t size; /* linear copies: bytes */
+    size_t chunks;
     int writing;
     cl_uint num_events;
     const cl_event *wait_list;
@@ -122,14 +138,84 @@ static void fail(struct job *job, cl_int status)
     pthread_mutex_unlock(&job->lock);
 }
 
+/* Chunk `index` of a box: its first row and slice, and its rows. */
+static size_t box_piece(const struct box *box, size_t index, size_t *y, size_t *z)
+{
+    *z = index / box->chunks_per_slice;
+    *y = index % box->chunks_per_slice * box->rows_per_chunk;
+    return box->region[1] - *y < box->rows_per_chunk ? box->region[1] - *y : box->rows_per_chunk;
+}
+
+/* Copy chunk `index` between the caller's host memory and `slot`. */
+static void copy_piece(struct job *job, size_t index, char *slot, int to_slot)
+{
+    const struct box *box = job->box;
+    if (!box) {
+        size_t offset = index * job->stager->chunk;
+        size_t n = job->size - offset < job->stager->chunk ? job->size - offset : job->stager->chunk;
+        if (to_slot)
+            memcpy(slot, job->host + offset, n);
+        else
+            memcpy(job->host + offset, slot, n);
+        return;
+    }
+    size_t y, z, rows = box_piece(box, index, &y, &z);
+    char *host = job->host + z * box->host_slice_pitch + y * box->host_row_pitch;
+    for (size_t r = 0; r < rows; ++r, host += box->host_row_pitch, slot += box->row_bytes) {
+        if (to_slot)
+            memcpy(slot, host, box->row_bytes);
+        else
+            memcpy(host, slot, box->row_bytes);
+    }
+}
+
+/* Enqueue the device side of chunk `index` (non-blocking) from or into `slot`. */
+static cl_int enqueue_piece(struct job *job, size_t index, void *slot, cl_uint num_events, const cl_event *wait_list,
+                            cl_event *done)
+{
+    const struct box *box = job->box;
+    int writing = job->writing;
+    if (!box) {
+        size_t offset = index * job->stager->chunk;
+        size_t n = job->size - offset < job->stager->chunk ? job->size - offset : job->stager->chunk;
+        if (job->mem && writing)
+            return pycl_enqueue_write_buffer(job->queue, job->mem, CL_FALSE, job->mem_offset + offset, n, slot,
+                                             num_events, wait_list, done);
+        if (job->mem)
+            return pycl_enqueue_read_buffer(job->queue, job->mem, CL_FALSE, job->mem_offset + offset, n, slot,
+                                            num_events, wait_list, done);
+        return writing ? pycl_enqueue_svm_memcpy(job->queue, CL_FALSE, job->svm + offset, slot, n, num_events,
+                                                 wait_list, done)
+                       : pycl_enqueue_svm_memcpy(job->queue, CL_FALSE, slot, job->svm + offset, n, num_events,
+                                                 wait_list, done);
+    }
+    size_t y, z, rows = box_piece(box, index, &y, &z);
+    size_t origin[3] = {box->origin[0], box->origin[1] + y, box->origin[2] + z};
+    size_t region[3] = {box->region[0], rows, 1};
+    if (box->image) {
+        /* A 1D array's layer pitch is slice_pitch in the specification and
+         * row_pitch on PoCL 3.1 (docs/quirks.md): both are the row here. */
+        size_t slice_pitch = box->rows_are_layers ? box->row_bytes : 0;
+        return writing ? pycl_enqueue_write_image(job->queue, job->mem, CL_FALSE, origin, region, box->row_bytes,
+                                                  slice_pitch, slot, num_events, wait_list, done)
+                       : pycl_enqueue_read_image(job->queue, job->mem, CL_FALSE, origin, region, box->row_bytes,
+                                                 slice_pitch, slot, num_events, wait_list, done);
+    }
+    const size_t host_origin[3] = {0, 0, 0};
+    return writing ? pycl_enqueue_write_buffer_rect(job->queue, job->mem, CL_FALSE, origin, host_origin, region,
+                                                    box->buffer_row_pitch, box->buffer_slice_pitch, box->row_bytes, 0,
+                                                    slot, num_events, wait_list, done)
+                   : pycl_enqueue_read_buffer_rect(job->queue, job->mem, CL_FALSE, origin, host_origin, region,
+                                                   box->buffer_row_pitch, box->buffer_slice_pitch, box->row_bytes, 0,
+                                                   slot, num_events, wait_list, done);
+}
+
 /* One chunk: wait for the slot's turn and for its last device command, then
  * memcpy + enqueue (writes) or enqueue + wait + memcpy (reads). */
 static cl_int stage_chunk(struct job *job, size_t index)
 {
     struct pycl_stager *s = job->stager;
     struct slot *slot = &s->slots[index % s->count];
-    size_t offset = index * s->chunk;
-    size_t n = job->size - offset < s->chunk ? job->size - offset : s->chunk;
     /* Only the first chunks wait for the caller's events: later ones follow
      * them in the in-order queue. */
     cl_uint num_events = index < s->count ? job->num_events : 0;
@@ -152,24 +238,14 @@ static cl_int stage_chunk(struct job *job, size_t index)
     }
     cl_event done = NULL;
     if (status == CL_SUCCESS && job->writing) {
-        memcpy(slot->host, job->host + offset, n);
-        if (job->mem)
-            status = pycl_enqueue_write_buffer(job->queue, job->mem, CL_FALSE, job->mem_offset + offset, n, slot->host,
-                                               num_events, wait_list, &done);
-        else
-            status = pycl_enqueue_svm_memcpy(job->queue, CL_FALSE, job->svm + offset, slot->host, n, num_events,
-                                             wait_list, &done);
+        copy_piece(job, index, slot->host, 1);
+        status = enqueue_piece(job, index, slot->host, num_events, wait_list, &done);
     } else if (status == CL_SUCCESS) {
-        if (job->mem)
-            status = pycl_enqueue_read_buffer(job->queue, job->mem, CL_FALSE, job->mem_offset + offset, n, slot->host,
-                                              num_events, wait_list, &done);
-        else
-            status = pycl_enqueue_svm_memcpy(job->queue, CL_FALSE, slot->host, job->svm + offset, n, num_events,
-                                             wait_list, &done);
+        status = enqueue_piece(job, index, slot->host, num_events, wait_list, &done);
         if (status == CL_SUCCESS)
             status = pycl_event_wait(1, &done);
         if (status == CL_SUCCESS)
-            memcpy(job->host + offset, slot->host, n);
+            copy_piece(job, index, slot->host, 0);
         release_event(done);
         done = NULL;
     }
@@ -184,7 +260,7 @@ static cl_int stage_chunk(struct job *job, size_t index)
 static void *worker(void *argument)
 {
     struct job *job = argument;
-    size_t chunks = (job->size + job->stager->chunk - 1) / job->stager->chunk;
+    size_t chunks = job->chunks;
     for (;;) {
         pthread_mutex_lock(&job->lock);
         size_t index = job->next_chunk++;
@@ -200,10 +276,11 @@ static void *worker(void *argument)
     }
 }
 
-/* The device side is `mem` (at `mem_offset`) or, when `mem` is NULL, `svm`. */
+/* The device side is `mem` (at `mem_offset`, or the rows of `box`) or, when
+ * `mem` is NULL, `svm`. */
 static cl_int staged_copy(struct pycl_stager *s, cl_command_queue queue, cl_mem mem, char *svm, size_t mem_offset,
-                          char *host, size_t size, int writing, cl_uint num_events, const cl_event *wait_list,
-                          cl_event *event)
+                          const struct box *box, char *host, size_t size, int writing, cl_uint num_events,
+                          const cl_event *wait_list, cl_event *event)
 {
     if (!s || !queue || !(mem || svm) || (!host && size))
         return CL_INVALID_VALUE;
@@ -214,6 +291,8 @@ static cl_int staged_copy(struct pycl_stager *s, cl_command_queue queue, cl_mem 
     job.mem = mem;
     job.svm = svm;
     job.mem_offset = mem_offset;
+    job.box = box;
+    job.chunks = box ? box->chunks_per_slice * box->region[2] : (size + s->chunk - 1) / s->chunk;
     job.host = host;
     job.size = size;
     job.writing = writing;
@@ -226,7 +305,7 @@ static cl_int staged_copy(struct pycl_stager *s, cl_command_queue queue, cl_mem 
     pthread_mutex_lock(&s->busy_lock);
     for (cl_uint i = 0; i < s->count; ++i)
         s->slots[i].turn = i;
-    size_t chunks = (size + s->chunk - 1) / s->chunk;
+    size_t chunks = job.chunks;
     cl_uint threads = chunks < s->threads ? (cl_uint)chunks : s->threads;
     pthread_t ids[MAX_THREADS];
     cl_uint started = 0;
@@ -248,13 +327,13 @@ static cl_int staged_copy(struct pycl_stager *s, cl_command_queue queue, cl_mem 
     return status;
 }
 
-/* A staged write to `mem` or `svm`, waited for when `blocking`. */
+/* A staged write to `mem` (or `box` of it) or `svm`, waited for when `blocking`. */
 static cl_int staged_write(struct pycl_stager *s, cl_command_queue queue, cl_mem mem, char *svm, size_t mem_offset,
-                           const void *src, size_t size, cl_bool blocking, cl_uint num_events,
+                           const struct box *box, const void *src, size_t size, cl_bool blocking, cl_uint num_events,
                            const cl_event *wait_list, cl_event *event)
 {
     cl_event marker = NULL;
-    cl_int status = staged_copy(s, queue, mem, svm, mem_offset, (char *)src, size, 1, num_events, wait_list,
+    cl_int status = staged_copy(s, queue, mem, svm, mem_offset, box, (char *)src, size, 1, num_events, wait_list,
                                 event || blocking ? &marker : NULL);
     if (status == CL_SUCCESS && blocking)
         status = pycl_event_wait(1, &marker);
@@ -268,25 +347,76 @@ static cl_int staged_write(struct pycl_stager *s, cl_command_queue queue, cl_mem
 cl_int pycl_staged_write(struct pycl_stager *s, cl_command_queue queue, cl_mem dst, size_t dst_offset, const void *src,
                          size_t size, cl_bool blocking, cl_uint num_events, const cl_event *wait_list, cl_event *event)
 {
-    return staged_write(s, queue, dst, NULL, dst_offset, src, size, blocking, num_events, wait_list, event);
+    return staged_write(s, queue, dst, NULL, dst_offset, NULL, src, size, blocking, num_events, wait_list, event);
 }
 
 cl_int pycl_staged_read(struct pycl_stager *s, cl_command_queue queue, cl_mem src, size_t src_offset, void *dst,
                         size_t size, cl_uint num_events, const cl_event *wait_list, cl_event *event)
 {
-    return staged_copy(s, queue, src, NULL, src_offset, dst, size, 0, num_events, wait_list, event);
+    return staged_copy(s, queue, src, NULL, src_offset, NULL, dst, size, 0, num_events, wait_list, event);
 }
 
 cl_int pycl_staged_svm_write(struct pycl_stager *s, cl_command_queue queue, void *dst, const void *src, size_t size,
                              cl_uint num_events, const cl_event *wait_list, cl_event *event)
 {
-    return staged_write(s, queue, NULL, dst, 0, src, size, CL_TRUE, num_events, wait_list, event);
+    return staged_write(s, queue, NULL, dst, 0, NULL, src, size, CL_TRUE, num_events, wait_list, event);
 }
 
 cl_int pycl_staged_svm_read(struct pycl_stager *s, cl_command_queue queue, void *dst, const void *src, size_t size,
                             cl_uint num_events, const cl_event *wait_list, cl_event *event)
 {
-    return staged_copy(s, queue, NULL, (char *)src, 0, dst, size, 0, num_events, wait_list, event);
+    return staged_copy(s, queue, NULL, (char *)src, 0, NULL, dst, size, 0, num_events, wait_list, event);
+}
+
+/* A staged box copy; `box` has its origin, region, row bytes and pitches. */
+static cl_int staged_box(struct pycl_stager *s, cl_command_queue queue, cl_mem mem, struct box *box, int reading,
+                         void *host, cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    if (!s || !box->row_bytes || box->row_bytes > s->chunk)
+        return CL_INVALID_VALUE; /* the callers take the driver's path for rows longer than a slot */
+    box->rows_per_chunk = s->chunk / box->row_bytes;
+    box->chunks_per_slice = (box->region[1] + box->rows_per_chunk - 1) / box->rows_per_chunk;
+    if (reading)
+        return staged_copy(s, queue, mem, NULL, 0, box, host, 0, 0, num_events, wait_list, event);
+    return staged_write(s, queue, mem, NULL, 0, box, host, 0, CL_TRUE, num_events, wait_list, event);
+}
+
+cl_int pycl_staged_image(struct pycl_stager *s, cl_command_queue queue, cl_mem image, int reading, size_t origin_x,
+                         size_t origin_y, size_t origin_z, size_t region_x, size_t region_y, size_t region_z,
+                         size_t row_bytes, int rows_are_layers, size_t host_row_pitch, size_t host_slice_pitch,
+                         void *host, cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    struct box box = {.image = 1,
+                      .rows_are_layers = rows_are_layers,
+                      .origin = {origin_x, origin_y, origin_z},
+                      .region = {region_x, region_y, region_z},
+                      .row_bytes = row_bytes,
+                      .host_row_pitch = host_row_pitch,
+                      .host_slice_pitch = host_slice_pitch};
+    if (s && row_bytes > s->chunk)
+        return pycl_image_region(queue, image, reading, CL_TRUE, origin_x, origin_y, origin_z, region_x, region_y,
+                                 region_z, host_row_pitch, host_slice_pitch, host, num_events, wait_list, event);
+    return staged_box(s, queue, image, &box, reading, host, num_events, wait_list, event);
+}
+
+cl_int pycl_staged_rect(struct pycl_stager *s, cl_command_queue queue, cl_mem buffer, int reading, size_t buffer_x,
+                        size_t buffer_y, size_t buffer_z, size_t region_x, size_t region_y, size_t region_z,
+                        size_t buffer_row_pitch, size_t buffer_slice_pitch, size_t host_row_pitch,
+                        size_t host_slice_pitch, void *host, cl_uint num_events, const cl_event *wait_list,
+                        cl_event *event)
+{
+    struct box box = {.origin = {buffer_x, buffer_y, buffer_z},
+                      .region = {region_x, region_y, region_z},
+                      .row_bytes = region_x,
+                      .buffer_row_pitch = buffer_row_pitch,
+                      .buffer_slice_pitch = buffer_slice_pitch,
+                      .host_row_pitch = host_row_pitch,
+                      .host_slice_pitch = host_slice_pitch};
+    if (s && region_x > s->chunk)
+        return pycl_host_rect(queue, buffer, reading, CL_TRUE, buffer_x, buffer_y, buffer_z, 0, 0, 0, region_x,
+                              region_y, region_z, buffer_row_pitch, buffer_slice_pitch, host_row_pitch,
+                              host_slice_pitch, host, num_events, wait_list, event);
+    return staged_box(s, queue, buffer, &box, reading, host, num_events, wait_list, event);
 }
 
 /* Copies between two queues (two devices of a context, or two contexts).

@@ -1,4 +1,4 @@
-/* Staged host<->buffer and host<->SVM copies through pinned memory
+/* Staged copies between host memory and buffers (linear or rect), SVM and images through pinned memory
  * (cl_shim/src/staging.c).
  *
  * A GPU driver copies pageable host memory through a small pinned buffer of
@@ -37,6 +37,22 @@ cl_int pycl_staged_svm_write(struct pycl_stager *stager, cl_command_queue queue,
                              size_t size, cl_uint num_events, const cl_event *wait_list, cl_event *event);
 cl_int pycl_staged_svm_read(struct pycl_stager *stager, cl_command_queue queue, void *dst, const void *src, size_t size,
                             cl_uint num_events, const cl_event *wait_list, cl_event *event);
+/* Blocking box copies between host memory and an image (`region_x` pixels
+ * of `row_bytes` bytes per row) or a buffer rect (`region_x` bytes; the
+ * buffer's origin and pitches as clEnqueueReadBufferRect takes them). `host`
+ * is the box's first byte; its rows are `host_row_pitch` apart and its slices
+ * `host_slice_pitch` (a 1D image array, `rows_are_layers`: its layers are the
+ * rows). Each chunk is rows of one slice, packed in a slot; rows longer than
+ * a slot go the driver's way (blocking). */
+cl_int pycl_staged_image(struct pycl_stager *stager, cl_command_queue queue, cl_mem image, int reading, size_t origin_x,
+                         size_t origin_y, size_t origin_z, size_t region_x, size_t region_y, size_t region_z,
+                         size_t row_bytes, int rows_are_layers, size_t host_row_pitch, size_t host_slice_pitch,
+                         void *host, cl_uint num_events, const cl_event *wait_list, cl_event *event);
+cl_int pycl_staged_rect(struct pycl_stager *stager, cl_command_queue queue, cl_mem buffer, int reading, size_t buffer_x,
+                        size_t buffer_y, size_t buffer_z, size_t region_x, size_t region_y, size_t region_z,
+                        size_t buffer_row_pitch, size_t buffer_slice_pitch, size_t host_row_pitch,
+                        size_t host_slice_pitch, void *host, cl_uint num_events, const cl_event *wait_list,
+                        cl_event *event);
 /* Copy `size` bytes of `src` (from `src_offset`, on `src_queue`) into `dst`
  * (at `dst_offset`, on `dst_queue`) through the stager's slots, which must be
  * of `src_queue`'s context; `dst_queue` may be of another context or device.
