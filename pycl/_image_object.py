@@ -6,6 +6,7 @@ numpy array.
 
 from __future__ import annotations
 
+from math import prod
 from typing import TYPE_CHECKING, Any, Optional, Union
 
 import numpy as np
@@ -14,6 +15,7 @@ from pycl import _info
 from pycl import budget as _budget
 from pycl import cltypes as _cltypes
 from pycl import constants as _constants
+from pycl import staging as _staging
 from pycl._args import (
     HOST_PTR_FLAGS,
     describe,
@@ -55,6 +57,8 @@ _mf = _constants.mem_flags
 _mot = _constants.mem_object_type
 _ct = _constants.channel_type
 _co = _constants.channel_order
+# Flags under which the host may not write an image after creation.
+_HOST_CANNOT_WRITE = _mf.HOST_READ_ONLY | _mf.HOST_NO_ACCESS
 
 
 # {{{ creation checks
@@ -388,11 +392,17 @@ class Image(MemoryObject):
         check_format_supported(context, flags, image_type, format, routine)
         # Oclgrind reads host memory tightly packed at creation (see
         # _ignores_creation_pitches): a pitched hostbuf is written afterwards.
+        # A large COPY_HOST_PTR image of a staged device is written after
+        # creation too, through staging's pinned slots (the driver copies
+        # pageable memory at creation far slower: docs/design.md, "Staging").
         late_write: Optional[tuple[Any, int, int]] = None  # (hostbuf, row pitch, slice pitch)
-        if (
-            host != ffi.NULL
-            and _ignores_creation_pitches(context)
-            and (row, slice_) != _tight(image_type, shape, element)
+        if host != ffi.NULL and (
+            (_ignores_creation_pitches(context) and (row, slice_) != _tight(image_type, shape, element))
+            or (
+                flags & _mf.COPY_HOST_PTR
+                and not flags & (_mf.USE_HOST_PTR | _HOST_CANNOT_WRITE)
+                and _staging.stages_creation(context, hostbuf, element * prod(_extents(image_type, shape)))
+            )
         ):
             if flags & _mf.USE_HOST_PTR:
                 raise UnavailableError(
@@ -462,9 +472,10 @@ class Image(MemoryObject):
             self._hostbuf = hostbuf
 
     def _copy_in_later(self, hostbuf: HostSource, row: int, slice_: int) -> None:
-        """COPY_HOST_PTR with pitches on Oclgrind: a blocking write instead
-        (through the image route of ``enqueue_copy``, which ``pycl.image``
-        registers before any image exists)."""
+        """COPY_HOST_PTR done as a blocking write after creation (with
+        pitches on Oclgrind, or staged): through the image route of
+        ``enqueue_copy``, which ``pycl.image`` registers before any image
+        exists."""
         queue = CommandQueue(self._context)
         try:
             enqueue_copy(queue, self, hostbuf, origin=(0, 0, 0), region=self._shape, pitches=(row, slice_))

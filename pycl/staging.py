@@ -39,6 +39,7 @@ from pycl.errors import check, logic_error
 from pycl.mapping import MemoryMap
 
 if TYPE_CHECKING:
+    from pycl.context import Context
     from pycl.platform import Device
     from pycl.queue import CommandQueue
 
@@ -121,6 +122,13 @@ def stager(queue: CommandQueue, host: object) -> Any:
         threads = _threads_for(queue._device, _settings["threads"])
         found = context._stager = _new_stager(queue, chunk, 2 * threads, threads)
     return found
+
+
+def stages_creation(context: Context, host: object, nbytes: int) -> bool:
+    """True if a memory object of ``context`` made from ``nbytes`` of ``host``
+    (COPY_HOST_PTR) is better made empty and written through a staged copy
+    on a queue of the context's first device."""
+    return nbytes >= threshold and _staged_type(context.devices[0]) and not _is_pinned(host)
 
 
 def stages_between(src_device: Device, dst_device: Device) -> bool:

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_strategies import check_image_host_copy, image_queue
+from test_strategies import check_image_host_copy, formats, host_index, image_queue, model_shape, padded, read_image
 
 import pycl as cl
 from pycl import staging
@@ -296,6 +296,56 @@ def test_staged_image_copies_match_numpy(device, data):
     # the model check after the copy reads back on the driver's path
     check_image_host_copy(queue, data, copy=lambda call: _staged_only_for(call, data))
     assert queue.context._stager is not None
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=st.data())
+def test_staged_image_creation_matches_numpy(device, data):
+    """A COPY_HOST_PTR image (pitched host memory included) made through a
+    staged write after creation holds the host's pixels."""
+    if not device.image_support:
+        pytest.skip("%s has no image support" % device.name)
+    ctx = cl.Context([device])
+    queue = cl.CommandQueue(ctx)
+    fmt = data.draw(formats, label="format")
+    shape, is_array = data.draw(S.image_shapes(max_extent=6), label="shape, is_array")
+    element = fmt.itemsize
+    w, h, d = padded(shape, 1)
+    pitches = None
+    row = w * element
+    layer = row * h  # 1D arrays: the host's rows are the layers
+    if len(shape) > 1 and not (is_array and len(shape) == 2):  # a 2D image, 2D array or 3D image
+        row += element * data.draw(st.integers(0, 3), label="row padding")
+        layer = row * h + row * data.draw(st.integers(0, 2), label="slice padding rows")
+        pitches = (row,) if len(shape) == 2 else (row, layer)
+    size = row * h if len(shape) < 3 and not (is_array and len(shape) == 3) else layer * d
+    host = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1))).integers(0, 256, size, dtype=np.uint8)
+    img = _staged_only_for(
+        lambda: cl.Image(ctx, mf_copy, fmt, shape, pitches=pitches, hostbuf=host, is_array=is_array), data
+    )
+    assert ctx._stager is not None  # the pixels went through the slots
+    expected = host[host_index((w, h, d), element, row, layer)]
+    np.testing.assert_array_equal(read_image(queue, img, expected.reshape(model_shape(shape, fmt))), expected)
+
+
+@settings(max_examples=10, deadline=None)
+@given(data=st.data())
+def test_staged_image_from_array_matches_numpy(device, data):
+    if not device.image_support:
+        pytest.skip("%s has no image support" % device.name)
+    ctx = cl.Context([device])
+    queue = cl.CommandQueue(ctx)
+    dims = data.draw(st.integers(1, 3), label="dims")
+    shape = tuple(data.draw(st.integers(1, 9)) for _ in range(dims)) + (4,)
+    ary = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1))).integers(0, 256, shape, dtype=np.uint8)
+    img = _staged_only_for(lambda: cl.image_from_array(ctx, ary, num_channels=4), data)
+    assert ctx._stager is not None
+    back = np.empty_like(ary)
+    cl.enqueue_copy(queue, back, img, origin=(0,), region=img.shape)
+    np.testing.assert_array_equal(back, ary)
+
+
+mf_copy = cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR
 
 
 # }}}
