@@ -66,12 +66,17 @@ def enqueue_copy_between(
     configured otherwise), the bytes go through pinned host slots
     (``pycl.staging``'s ``between_chunk_bytes`` and ``between_slots``) with
     both devices copying at once. A blocking copy is driven by the calling
-    thread, which waits for each chunk's read before it enqueues the write (the
-    fast path: NVIDIA's event callbacks cost milliseconds); a non-blocking one
-    is enqueued at once, its chunks ordered by events relayed between the
-    contexts from callbacks, and returns without waiting. Within one device,
-    or when the devices are not staged, it is the driver's
-    ``clEnqueueCopyBuffer`` on ``dst_queue``.
+    thread, which waits for each chunk's read before it enqueues the write
+    (NVIDIA's event callbacks cost milliseconds). A non-blocking one returns
+    at once and is driven the same way by the source context's copy thread,
+    on queues of pycl's own on the two devices, so it runs as fast as a
+    blocking copy and alongside later commands of both queues; its event is
+    then a user event of ``dst_queue``'s context. On drivers that crash when
+    a second thread enqueues (Oclgrind, the pip PoCL 3.0) its chunks are
+    enqueued at once instead, ordered by events relayed between the contexts
+    from callbacks. Copies through one source context run in the order they
+    were asked for. Within one device, or when the devices are not staged, it
+    is the driver's ``clEnqueueCopyBuffer`` on ``dst_queue``.
     """
     for name, mem in (("dst", dst), ("src", src)):
         if not isinstance(mem, Buffer):
@@ -103,13 +108,16 @@ def enqueue_copy_between(
         for marker, events in markers:
             events.append(marker._live())
         stager = _staging.between_stager(src_queue)
+        src_side, dst_side = (ffi.NULL, ffi.NULL) if is_blocking else _staging.copy_queues(src_queue, dst_queue)
         out, out_int = out_cell()
         status = lib.pycl_staged_copy_between(
             stager,
             src_q,
+            src_side,
             src_mem,
             src_offset,
             dst_q,
+            dst_side,
             dst_mem,
             dst_offset,
             n,

@@ -40,10 +40,20 @@ class Context(Handle):
     ``properties`` (by default the first platform that has such devices)."""
 
     # __dict__: PyOpenCL's Python layer memoizes on contexts (pycl.pyopencl_cl)
-    __slots__ = ("_devices", "_stager", "_between_stager", "_account", "_sub_aligns", "_memo", "__dict__")
+    __slots__ = (
+        "_devices",
+        "_stager",
+        "_between_stager",
+        "_copy_queues",
+        "_account",
+        "_sub_aligns",
+        "_memo",
+        "__dict__",
+    )
     _devices: Optional[list[Device]]
     _stager: Any
     _between_stager: Any
+    _copy_queues: dict[int, Any]
     _account: Optional[DeviceAccount]
     _sub_aligns: Optional[tuple[int, ...]]
     _memo: dict[Any, Any]
@@ -93,6 +103,7 @@ class Context(Handle):
         self._devices = None
         self._stager = None  # pinned slots for staged copies (pycl.staging)
         self._between_stager = None  # pinned slots for copies to other devices and contexts (pycl.staging)
+        self._copy_queues = {}  # device handle -> the queue of enqueue_copy_between's copy thread (pycl.staging)
         self._account = None  # its device's collection budget (pycl.budget), found at first use
         self._sub_aligns = None  # its devices' sub-buffer alignments in bytes (Buffer), found at first use
         self._memo = {}  # what checks found out about its devices (images), by key

@@ -149,6 +149,31 @@ def between_stager(src_queue: CommandQueue) -> Any:
     return found
 
 
+def copy_queues(src_queue: CommandQueue, dst_queue: CommandQueue) -> tuple[Any, Any]:
+    """``(source side, destination side)``: in-order queues of pycl's own on
+    the two queues' devices, on which the copy thread of a non-blocking
+    ``enqueue_copy_between`` runs its chunks; ``(NULL, NULL)`` where a driver
+    cannot take enqueues from a second thread (the copy is then ordered by
+    events relayed from callbacks)."""
+    if _threads_for(src_queue._device, 2) == 1 or _threads_for(dst_queue._device, 2) == 1:
+        return ffi.NULL, ffi.NULL
+    return _copy_queue(src_queue), _copy_queue(dst_queue)
+
+
+def _copy_queue(queue: CommandQueue) -> Any:
+    """The context's copy queue on ``queue``'s device, made at first use and
+    released with the context (a bare handle: a CommandQueue object would
+    hold the context in a reference cycle)."""
+    context, device = queue._context, queue._device
+    found = context._copy_queues.get(device._ptr)
+    if found is None:
+        out = ffi.new("cl_command_queue *")
+        status = lib.pycl_queue_create(context._live(), device._live(), ffi.NULL, out)
+        check(status, "clCreateCommandQueueWithProperties", "enqueue_copy_between's queue on %r" % (device,))
+        found = context._copy_queues[device._ptr] = ffi.gc(out[0], lib.pycl_queue_release)
+    return found
+
+
 def _new_stager(queue: CommandQueue, chunk: int, slots: int, threads: int) -> Any:
     context = queue._context
     if _budget.enabled:

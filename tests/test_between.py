@@ -4,6 +4,10 @@ slots (4 KiB, 3 of them) make every copy of more than 12 KiB reuse slots, so
 the chunk and slot ordering runs on every device; two contexts on one device
 stand in for two GPUs with a context each."""
 
+import subprocess
+import sys
+import textwrap
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -261,6 +265,136 @@ def test_between_devices_of_one_context(multi_ctx_factory, staged):
         out = np.empty(SIZE, np.uint8)
         cl.enqueue_copy(queue, out, buf, wait_for=[event])
         np.testing.assert_array_equal(out, host)
+
+
+def _copy_thread(device):
+    """Non-blocking copies run on a copy thread, except on drivers that
+    crash when a second thread enqueues (docs/quirks.md)."""
+    return device.platform.name != "Oclgrind" and "PoCL 3.0-rc2" not in device.platform.version
+
+
+def test_non_blocking_copies_in_a_row_match_numpy(device):
+    """Copies from two contexts into a third and on, all non-blocking, then a
+    blocking one: each lands after those asked for before it."""
+    rng = np.random.default_rng(5)
+    ctxs = [cl.Context([device]) for _ in range(3)]
+    queues = [cl.CommandQueue(c) for c in ctxs]
+    hosts = [rng.integers(0, 256, SIZE, dtype=np.uint8) for _ in ctxs]
+    flags = cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR
+    bufs = [cl.Buffer(c, flags, hostbuf=h) for c, h in zip(ctxs, hosts)]
+    events = [
+        cl.enqueue_copy_between(queues[2], bufs[2], queues[0], bufs[0], byte_count=SIZE // 2, is_blocking=False),
+        cl.enqueue_copy_between(queues[2], bufs[2], queues[1], bufs[1], byte_count=SIZE // 3, is_blocking=False),
+        cl.enqueue_copy_between(
+            queues[1], bufs[1], queues[2], bufs[2], dst_offset=7, byte_count=100, is_blocking=False
+        ),
+    ]
+    hosts[2][: SIZE // 2] = hosts[0][: SIZE // 2]
+    hosts[2][: SIZE // 3] = hosts[1][: SIZE // 3]
+    hosts[1][7:107] = hosts[2][:100]
+    cl.enqueue_copy_between(queues[0], bufs[0], queues[1], bufs[1], src_offset=1, byte_count=SIZE - 1)
+    hosts[0][: SIZE - 1] = hosts[1][1:]
+    for event in events:
+        event.wait()
+    for queue, buf, host in zip(queues, bufs, hosts):
+        out = np.empty(SIZE, np.uint8)
+        cl.enqueue_copy(queue, out, buf)
+        np.testing.assert_array_equal(out, host)
+
+
+def test_a_non_blocking_copy_does_not_wait_for_later_commands(pair):
+    """A command enqueued on src_queue after the copy and held back by a user
+    event does not hold the copy back."""
+    if _lazy(pair.device):
+        pytest.skip("Oclgrind (21.10) runs a queue's commands only at a flush, which waits for all of them")
+    event = cl.enqueue_copy_between(pair.dst_queue, pair.dst, pair.src_queue, pair.src, is_blocking=False)
+    gate = cl.UserEvent(pair.src_ctx)
+    held = cl.enqueue_marker(pair.src_queue, wait_for=[gate])
+    pair.src_queue.flush()
+    event.wait()
+    np.testing.assert_array_equal(pair.dst_contents(), pair.src_host)
+    assert held.command_execution_status > cl.command_execution_status.COMPLETE
+    gate.set_status(cl.command_execution_status.COMPLETE)
+    held.wait()
+
+
+def _run_copy_script(device, body):
+    """Runs ``body`` in a fresh process with ``src_ctx``, ``dst_ctx``, their
+    queues, buffers and host mirrors made on ``device``: a crash fails the
+    test instead of ending the run."""
+    platforms = cl.get_platforms()
+    platform = platforms.index(device.platform)
+    index = platforms[platform].get_devices().index(device)
+    script = textwrap.dedent(
+        """
+        import gc
+        import numpy as np
+        import pycl as cl
+        from pycl import staging
+        staging.configure(between_chunk_bytes=%d, between_slots=3)
+        device = cl.get_platforms()[%d].get_devices()[%d]
+        src_ctx, dst_ctx = cl.Context([device]), cl.Context([device])
+        src_queue, dst_queue = cl.CommandQueue(src_ctx), cl.CommandQueue(dst_ctx)
+        src_host = np.random.default_rng(0).integers(0, 256, %d, dtype=np.uint8)
+        flags = cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR
+        src = cl.Buffer(src_ctx, flags, hostbuf=src_host)
+        dst = cl.Buffer(dst_ctx, flags, hostbuf=np.zeros_like(src_host))
+        """
+        % (CHUNK, platform, index, SIZE)
+    ) + textwrap.dedent(body)
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-3000:]
+    return run.stdout
+
+
+def test_a_failed_wait_for_fails_the_copy(device):
+    """A non-blocking copy whose wait_for fails: its event fails (no byte
+    moves) and later commands of dst_queue still run."""
+    if _lazy(device):
+        pytest.skip("Oclgrind (21.10) refuses a non-blocking copy that waits for an incomplete event")
+    if not _copy_thread(device):
+        pytest.skip(
+            "%s orders a non-blocking copy by relayed events, which never complete after a failed wait_for "
+            "(docs/quirks.md)" % device.platform.name
+        )
+    out = _run_copy_script(
+        device,
+        """
+        gate = cl.UserEvent(src_ctx)
+        event = cl.enqueue_copy_between(dst_queue, dst, src_queue, src, wait_for=[gate], is_blocking=False)
+        gate.set_status(-5)
+        try:
+            event.wait()
+        except cl.RuntimeError as e:
+            print("failed:", e)
+        out = np.ones_like(src_host)
+        cl.enqueue_copy(cl.CommandQueue(dst_ctx), out, dst)
+        assert not out.any()
+        """,
+    )
+    assert "failed:" in out and "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST" in out
+
+
+def test_objects_dropped_during_a_copy(device):
+    """The source context, queue and buffer dropped and collected while a
+    non-blocking copy runs: the copy completes (the copy holds what it uses)
+    and the copy thread ends."""
+    if _lazy(device):
+        pytest.skip("Oclgrind (21.10) runs a queue's commands only at a flush, which waits for all of them")
+    _run_copy_script(
+        device,
+        """
+        gate = cl.UserEvent(dst_ctx)
+        event = cl.enqueue_copy_between(dst_queue, dst, src_queue, src, wait_for=[gate], is_blocking=False)
+        del src, src_queue, src_ctx
+        gc.collect()
+        gate.set_status(cl.command_execution_status.COMPLETE)
+        event.wait()
+        out = np.empty_like(src_host)
+        cl.enqueue_copy(dst_queue, out, dst)
+        np.testing.assert_array_equal(out, src_host)
+        """,
+    )
 
 
 def test_configure_checks_the_slots():

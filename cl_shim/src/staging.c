@@ -22,6 +22,8 @@ struct slot {
     cl_event busy; /* the device command that last used it, or NULL */
 };
 
+struct between_job;
+
 struct pycl_stager {
     cl_context context;
     cl_command_queue queue; /* maps and unmaps the slots */
@@ -30,6 +32,15 @@ struct pycl_stager {
     cl_uint threads;
     pthread_mutex_t busy_lock; /* one staged copy at a time */
     struct slot *slots;
+    /* Copies between devices (pycl_staged_copy_between) run one after
+     * another in the order they were asked for: non-blocking ones on the copy
+     * thread (`jobs`, started at the first), blocking ones on the caller's
+     * thread once no job is pending. */
+    pthread_mutex_t jobs_lock;
+    pthread_cond_t jobs_changed;
+    struct between_job *jobs, *last_job;
+    size_t pending; /* jobs not finished */
+    int has_thread, closing;
 };
 
 /* A box of rows between host memory (rows `host_row_pitch` apart, slices
@@ -90,6 +101,8 @@ cl_int pycl_stager_create(cl_context context, cl_command_queue queue, size_t chu
     s->count = slots;
     s->threads = threads;
     pthread_mutex_init(&s->busy_lock, NULL);
+    pthread_mutex_init(&s->jobs_lock, NULL);
+    pthread_cond_init(&s->jobs_changed, NULL);
     pycl_context_retain(context);
     pycl_queue_retain(queue);
     cl_int status = CL_SUCCESS;
@@ -108,7 +121,7 @@ cl_int pycl_stager_create(cl_context context, cl_command_queue queue, size_t chu
     return CL_SUCCESS;
 }
 
-void pycl_stager_free(struct pycl_stager *s)
+static void destroy_stager(struct pycl_stager *s)
 {
     for (cl_uint i = 0; i < s->count; ++i) {
         struct slot *slot = &s->slots[i];
@@ -125,8 +138,21 @@ void pycl_stager_free(struct pycl_stager *s)
     pycl_queue_release(s->queue);
     pycl_context_release(s->context);
     pthread_mutex_destroy(&s->busy_lock);
+    pthread_mutex_destroy(&s->jobs_lock);
+    pthread_cond_destroy(&s->jobs_changed);
     free(s->slots);
     free(s);
+}
+
+void pycl_stager_free(struct pycl_stager *s)
+{
+    pthread_mutex_lock(&s->jobs_lock);
+    int has_thread = s->has_thread;
+    s->closing = 1; /* the copy thread ends once its jobs are done, and frees `s` */
+    pthread_cond_broadcast(&s->jobs_changed);
+    pthread_mutex_unlock(&s->jobs_lock);
+    if (!has_thread)
+        destroy_stager(s);
 }
 
 static void fail(struct job *job, cl_int status)
@@ -633,12 +659,14 @@ static cl_int enqueue_chunk_read(struct pycl_stager *s, cl_command_queue queue, 
                                     num_events, num_events ? events : NULL, read);
 }
 
-/* Blocking: the calling thread drives the pipeline, waiting for each read
+/* Blocking: the calling thread (or the copy thread, for a non-blocking copy
+ * on `sides`) drives the pipeline, waiting for each read
  * before it enqueues the chunk's write, and for a write before its slot is
  * read into again; no event crosses a context. Reads run up to `slots` - 1
  * chunks ahead of the writes, so both devices copy at once. Relayed events,
  * set from callbacks, cost milliseconds per chunk on NVIDIA's OpenCL
- * (docs/design.md, "Several devices"). */
+ * (docs/design.md, "Several devices"). `*event` (unless `event` is NULL): a
+ * marker on `dst_queue` after the last write. */
 static cl_int driven_copy(struct pycl_stager *s, cl_command_queue src_queue, cl_mem src, size_t src_offset,
                           cl_command_queue dst_queue, cl_mem dst, size_t dst_offset, size_t size,
                           cl_uint num_src_events, const cl_event *src_events, cl_uint num_dst_events,
@@ -699,7 +727,7 @@ static cl_int driven_copy(struct pycl_stager *s, cl_command_queue src_queue, cl_
     pthread_mutex_unlock(&s->busy_lock);
     if (status == CL_SUCCESS)
         status = waited;
-    if (status == CL_SUCCESS)
+    if (status == CL_SUCCESS && event)
         status = pycl_enqueue_marker(dst_queue, 0, NULL, event);
     release_events((cl_uint)reads_made, reads);
     release_events((cl_uint)writes_made, writes);
@@ -708,12 +736,146 @@ static cl_int driven_copy(struct pycl_stager *s, cl_command_queue src_queue, cl_
     return status;
 }
 
-cl_int pycl_staged_copy_between(struct pycl_stager *s, cl_command_queue src_queue, cl_mem src, size_t src_offset,
-                                cl_command_queue dst_queue, cl_mem dst, size_t dst_offset, size_t size,
-                                cl_uint num_src_events, const cl_event *src_events, cl_uint num_dst_events,
-                                const cl_event *dst_events, int blocking, cl_event *event)
+/* A non-blocking copy for the copy thread: `sides` are queues of pycl's own
+ * on the source and destination devices, so that the copy neither waits
+ * behind the caller's later commands nor holds them up (only the
+ * destination queue's later commands wait, for `done`). */
+struct between_job {
+    struct between_job *next;
+    cl_command_queue sides[2];
+    cl_mem src, dst;
+    size_t src_offset, dst_offset, size;
+    cl_event after[2]; /* markers: the commands before the copy on each queue, and its wait_for */
+    cl_event done;     /* a user event of the destination context: the copy's event */
+    cl_event gate;     /* the destination queue's barrier after the copy */
+};
+
+static void release_job(struct between_job *job)
 {
-    if (!s || !src_queue || !src || !dst_queue || !dst || !event)
+    for (int i = 0; i < 2; ++i) {
+        if (job->sides[i])
+            pycl_queue_release(job->sides[i]);
+        release_event(job->after[i]);
+    }
+    if (job->src)
+        pycl_mem_release(job->src);
+    if (job->dst)
+        pycl_mem_release(job->dst);
+    release_event(job->done);
+    release_event(job->gate);
+    free(job);
+}
+
+/* The copy thread of `s`: runs its jobs in order, ends (freeing `s`) when
+ * the stager is freed and no job is left. */
+static void *copy_thread(void *arg)
+{
+    struct pycl_stager *s = arg;
+    pthread_mutex_lock(&s->jobs_lock);
+    for (;;) {
+        while (!s->jobs && !s->closing)
+            pthread_cond_wait(&s->jobs_changed, &s->jobs_lock);
+        struct between_job *job = s->jobs;
+        if (!job)
+            break;
+        s->jobs = job->next;
+        if (!s->jobs)
+            s->last_job = NULL;
+        pthread_mutex_unlock(&s->jobs_lock);
+        /* Both markers (wait_for of either context, the earlier commands of
+         * both queues), one at a time: events of one wait are of one context. */
+        cl_int status = pycl_event_wait(1, &job->after[0]);
+        if (status == CL_SUCCESS)
+            status = pycl_event_wait(1, &job->after[1]);
+        if (status == CL_SUCCESS)
+            status = driven_copy(s, job->sides[0], job->src, job->src_offset, job->sides[1], job->dst, job->dst_offset,
+                                 job->size, 0, NULL, 0, NULL, NULL);
+        pycl_user_event_set_status(job->done, status == CL_SUCCESS ? CL_COMPLETE
+                                              : status < 0         ? status
+                                                                   : CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+        /* The barrier's event is held until the barrier is done (see
+         * threaded_copy: PoCL 3.1 aborts on a failure reaching a command
+         * whose event no one holds). */
+        pycl_event_wait(1, &job->gate);
+        release_job(job);
+        pthread_mutex_lock(&s->jobs_lock);
+        --s->pending;
+        pthread_cond_broadcast(&s->jobs_changed);
+    }
+    pthread_mutex_unlock(&s->jobs_lock);
+    destroy_stager(s);
+    return NULL;
+}
+
+/* Hands a non-blocking copy to the copy thread; the caller never waits. */
+static cl_int threaded_copy(struct pycl_stager *s, cl_command_queue src_queue, cl_command_queue src_side, cl_mem src,
+                            size_t src_offset, cl_command_queue dst_queue, cl_context dst_context,
+                            cl_command_queue dst_side, cl_mem dst, size_t dst_offset, size_t size,
+                            cl_uint num_src_events, const cl_event *src_events, cl_uint num_dst_events,
+                            const cl_event *dst_events, cl_event *event)
+{
+    struct between_job *job = calloc(1, sizeof *job);
+    if (!job)
+        return CL_OUT_OF_HOST_MEMORY;
+    cl_int status = pycl_enqueue_marker(src_queue, num_src_events, num_src_events ? src_events : NULL, &job->after[0]);
+    if (status == CL_SUCCESS)
+        status = pycl_enqueue_marker(dst_queue, num_dst_events, num_dst_events ? dst_events : NULL, &job->after[1]);
+    if (status == CL_SUCCESS)
+        status = pycl_user_event_create(dst_context, &job->done);
+    pthread_mutex_lock(&s->jobs_lock);
+    if (status == CL_SUCCESS && !s->has_thread) {
+        pthread_t thread;
+        if (pthread_create(&thread, NULL, copy_thread, s) == 0) {
+            pthread_detach(thread);
+            s->has_thread = 1;
+        } else {
+            status = CL_OUT_OF_HOST_MEMORY;
+        }
+    }
+    /* The destination queue's later commands follow the copy. */
+    if (status == CL_SUCCESS)
+        /* An event is asked for: PoCL 3.1 aborts (pocl_update_event_failed)
+         * when a failure reaches a command enqueued without one. */
+        status = pycl_enqueue_barrier(dst_queue, 1, &job->done, &job->gate);
+    if (status != CL_SUCCESS) {
+        pthread_mutex_unlock(&s->jobs_lock);
+        release_job(job);
+        return status;
+    }
+    job->sides[0] = src_side;
+    job->sides[1] = dst_side;
+    job->src = src;
+    job->dst = dst;
+    pycl_queue_retain(src_side);
+    pycl_queue_retain(dst_side);
+    pycl_mem_retain(src);
+    pycl_mem_retain(dst);
+    job->src_offset = src_offset;
+    job->dst_offset = dst_offset;
+    job->size = size;
+    pycl_event_retain(job->done);
+    *event = job->done;
+    if (s->last_job)
+        s->last_job->next = job;
+    else
+        s->jobs = job;
+    s->last_job = job;
+    ++s->pending;
+    pthread_cond_broadcast(&s->jobs_changed);
+    pthread_mutex_unlock(&s->jobs_lock);
+    /* The markers run now rather than at the queues' next flush. */
+    pycl_queue_flush(src_queue);
+    pycl_queue_flush(dst_queue);
+    return CL_SUCCESS;
+}
+
+cl_int pycl_staged_copy_between(struct pycl_stager *s, cl_command_queue src_queue, cl_command_queue src_side,
+                                cl_mem src, size_t src_offset, cl_command_queue dst_queue, cl_command_queue dst_side,
+                                cl_mem dst, size_t dst_offset, size_t size, cl_uint num_src_events,
+                                const cl_event *src_events, cl_uint num_dst_events, const cl_event *dst_events,
+                                int blocking, cl_event *event)
+{
+    if (!s || !src_queue || !src || !dst_queue || !dst || !event || !src_side != !dst_side)
         return CL_INVALID_VALUE;
     cl_context src_context, dst_context;
     cl_int status = queue_context(src_queue, &src_context);
@@ -723,12 +885,22 @@ cl_int pycl_staged_copy_between(struct pycl_stager *s, cl_command_queue src_queu
         return status;
     if (src_context != s->context)
         return CL_INVALID_CONTEXT;
-    if (blocking) {
-        if (s->count < 2)
-            return CL_INVALID_VALUE; /* reads run ahead into another slot */
-        return driven_copy(s, src_queue, src, src_offset, dst_queue, dst, dst_offset, size, num_src_events, src_events,
-                           num_dst_events, dst_events, event);
+    if (!blocking) {
+        if (src_side)
+            return threaded_copy(s, src_queue, src_side, src, src_offset, dst_queue, dst_context, dst_side, dst,
+                                 dst_offset, size, num_src_events, src_events, num_dst_events, dst_events, event);
+        return relayed_copy(s, src_queue, src_context, src, src_offset, dst_queue, dst_context, dst, dst_offset, size,
+                            num_src_events, src_events, num_dst_events, dst_events, event);
     }
-    return relayed_copy(s, src_queue, src_context, src, src_offset, dst_queue, dst_context, dst, dst_offset, size,
-                        num_src_events, src_events, num_dst_events, dst_events, event);
+    if (s->count < 2)
+        return CL_INVALID_VALUE; /* reads run ahead into another slot */
+    /* After the copy thread's jobs, which were asked for earlier; none
+     * starts until this copy is done. */
+    pthread_mutex_lock(&s->jobs_lock);
+    while (s->pending)
+        pthread_cond_wait(&s->jobs_changed, &s->jobs_lock);
+    status = driven_copy(s, src_queue, src, src_offset, dst_queue, dst, dst_offset, size, num_src_events, src_events,
+                         num_dst_events, dst_events, event);
+    pthread_mutex_unlock(&s->jobs_lock);
+    return status;
 }

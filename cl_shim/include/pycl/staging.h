@@ -56,15 +56,23 @@ cl_int pycl_staged_rect(struct pycl_stager *stager, cl_command_queue queue, cl_m
 /* Copy `size` bytes of `src` (from `src_offset`, on `src_queue`) into `dst`
  * (at `dst_offset`, on `dst_queue`) through the stager's slots, which must be
  * of `src_queue`'s context; `dst_queue` may be of another context or device.
- * Each chunk is read into a slot on `src_queue` and written from it on
- * `dst_queue`, so both devices copy at once. The reads wait for `src_events`
- * (of the source context) and for `dst_events` (of the destination
- * context). `blocking`: the calling thread drives the chunks and returns
- * when every byte is in `dst`; else everything is enqueued at once, ordered
- * by events relayed between the contexts, and the host never waits. `*event`
- * (required; of the destination context) completes when every byte is in
+ * Each chunk is read into a slot on the source device and written from it on
+ * the destination device, so both devices copy at once. No byte moves before
+ * `src_events` (of the source context), `dst_events` (of the destination
+ * context) and the commands enqueued earlier on either queue complete.
+ * `blocking`: the calling thread drives the chunks on the two queues and
+ * returns when every byte is in `dst`. Non-blocking, with `src_side` and
+ * `dst_side` (in-order queues of the two devices that nothing else uses, for
+ * drivers that take enqueues from several threads): the stager's copy thread
+ * drives the chunks on those, as fast as a blocking copy, and the host never
+ * waits; later commands of `dst_queue` wait for the copy. Non-blocking
+ * without them: everything is enqueued at once, ordered by events relayed
+ * between the contexts from callbacks. Copies run one after another in the
+ * order they were asked for. `*event` (required; of the destination context;
+ * a user event for a copy on the sides) completes when every byte is in
  * `dst`, or fails with the first failed chunk's status. */
-cl_int pycl_staged_copy_between(struct pycl_stager *stager, cl_command_queue src_queue, cl_mem src, size_t src_offset,
-                                cl_command_queue dst_queue, cl_mem dst, size_t dst_offset, size_t size,
-                                cl_uint num_src_events, const cl_event *src_events, cl_uint num_dst_events,
-                                const cl_event *dst_events, int blocking, cl_event *event);
+cl_int pycl_staged_copy_between(struct pycl_stager *stager, cl_command_queue src_queue, cl_command_queue src_side,
+                                cl_mem src, size_t src_offset, cl_command_queue dst_queue, cl_command_queue dst_side,
+                                cl_mem dst, size_t dst_offset, size_t size, cl_uint num_src_events,
+                                const cl_event *src_events, cl_uint num_dst_events, const cl_event *dst_events,
+                                int blocking, cl_event *event);
