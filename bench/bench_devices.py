@@ -16,7 +16,12 @@ Operations (``L`` = ``--large-mib``):
   used on the first device into one used on the second (pycl:
   ``enqueue_copy_between``; PyOpenCL: ``enqueue_copy`` on the second
   device's queue, the driver's choice); and non-blocking writes of ``L`` from
-  the host to each device at once (aggregate bandwidth).
+  the host to each device at once (aggregate bandwidth);
+- non-blocking copies followed by a wait, to another context on the same
+  device and to a context on the second device (pycl's
+  ``enqueue_copy_between(is_blocking=False)``; PyOpenCL's non-blocking read
+  into a numpy array and write from it), and the latter while both devices
+  fill another ``L`` (the bytes counted are the copy's).
 """
 
 import threading
@@ -48,9 +53,30 @@ def operations(s):
             cl.enqueue_copy(queue, host, src)
             cl.enqueue_copy(other_queue, dst, host)
 
-    ops = [harness.Op("copy %s to another context" % label, across, nbytes=large)]
+    nonblocking = _non_blocking(s, other_queue, dst, queue, src)
+    ops = [
+        harness.Op("copy %s to another context" % label, across, nbytes=large),
+        harness.Op("copy %s to another context, non-blocking (+ wait)" % label, nonblocking, nbytes=large),
+    ]
     ops.extend(_two_devices(s, label, src))
     return ops
+
+
+def _non_blocking(s, dst_queue, dst, src_queue, src):
+    """A non-blocking copy of ``src`` into ``dst``, then a wait: pycl's
+    ``enqueue_copy_between``; PyOpenCL's users' non-blocking read into a
+    numpy array and write from it."""
+    cl = s.cl
+    if s.is_pycl:
+        return lambda: cl.enqueue_copy_between(dst_queue, dst, src_queue, src, is_blocking=False).wait()
+    host = np.empty(src.size, np.uint8)
+
+    def copy():
+        read = cl.enqueue_copy(src_queue, host, src, is_blocking=False)
+        read.wait()  # events do not cross contexts
+        cl.enqueue_copy(dst_queue, dst, host, is_blocking=False).wait()
+
+    return copy
 
 
 def _two_devices(s, label, src):
@@ -60,6 +86,8 @@ def _two_devices(s, label, src):
         "copy %s device 0 -> device 1" % label,
         "write %s from the host to each device at once" % label,
         "copy %s to a context on device 1" % label,
+        "copy %s to a context on device 1, non-blocking (+ wait)" % label,
+        "the same while both devices fill another %s (+ wait all)" % label,
     )
     devices = s.device.platform.get_devices()
     if len(devices) < 2:
@@ -119,11 +147,31 @@ def _two_devices(s, label, src):
             cl.enqueue_copy(s.queue, staging, src)
             cl.enqueue_copy(queue1, dst1, staging)
 
+    nonblocking = _non_blocking(s, queue1, dst1, s.queue, src)
+    busy = [cl.Buffer(s.ctx, mf.READ_WRITE, large), cl.Buffer(ctx1, mf.READ_WRITE, large)]
+
+    def alongside():
+        # The copy first, then a fill on each queue.
+        if s.is_pycl:
+            copied = cl.enqueue_copy_between(queue1, dst1, s.queue, src, is_blocking=False)
+        else:
+            read = cl.enqueue_copy(s.queue, staging, src, is_blocking=False)
+        fills = [cl.enqueue_fill_buffer(q, b, np.uint8(3), 0, large) for q, b in zip((s.queue, queue1), busy)]
+        if s.is_pycl:
+            copied.wait()
+        else:
+            read.wait()
+            cl.enqueue_copy(queue1, dst1, staging, is_blocking=False).wait()
+        for fill in fills:
+            fill.wait()
+
     return [
         harness.Op(names[0], migrate, nbytes=2 * large),
         harness.Op(names[1], between, nbytes=large),
         harness.Op(names[2], both, nbytes=2 * large),
         harness.Op(names[3], across, nbytes=large),
+        harness.Op(names[4], nonblocking, nbytes=large),
+        harness.Op(names[5], alongside, nbytes=large),
     ]
 
 

@@ -70,8 +70,7 @@ def enqueue_copy_between(
     (NVIDIA's event callbacks cost milliseconds). A non-blocking one returns
     at once and is driven the same way by the source context's copy thread,
     on queues of pycl's own on the two devices, so it runs as fast as a
-    blocking copy and alongside later commands of both queues; its event is
-    then a user event of ``dst_queue``'s context. On drivers that crash when
+    blocking copy and alongside later commands of both queues. On drivers that crash when
     a second thread enqueues (Oclgrind, the pip PoCL 3.0) its chunks are
     enqueued at once instead, ordered by events relayed between the contexts
     from callbacks. Copies through one source context run in the order they

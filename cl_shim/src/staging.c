@@ -746,8 +746,8 @@ struct between_job {
     cl_mem src, dst;
     size_t src_offset, dst_offset, size;
     cl_event after[2]; /* markers: the commands before the copy on each queue, and its wait_for */
-    cl_event done;     /* a user event of the destination context: the copy's event */
-    cl_event gate;     /* the destination queue's barrier after the copy */
+    cl_event done;     /* a user event of the destination context, set when the copy is done */
+    cl_event gate;     /* the destination queue's barrier, waiting for `done`: the copy's event */
 };
 
 static void release_job(struct between_job *job)
@@ -834,8 +834,9 @@ static cl_int threaded_copy(struct pycl_stager *s, cl_command_queue src_queue, c
     }
     /* The destination queue's later commands follow the copy. */
     if (status == CL_SUCCESS)
-        /* An event is asked for: PoCL 3.1 aborts (pocl_update_event_failed)
-         * when a failure reaches a command enqueued without one. */
+        /* Its event is asked for even if it were not the copy's: PoCL 3.1
+         * aborts (pocl_update_event_failed) when a failure reaches a command
+         * enqueued without one. */
         status = pycl_enqueue_barrier(dst_queue, 1, &job->done, &job->gate);
     if (status != CL_SUCCESS) {
         pthread_mutex_unlock(&s->jobs_lock);
@@ -853,8 +854,11 @@ static cl_int threaded_copy(struct pycl_stager *s, cl_command_queue src_queue, c
     job->src_offset = src_offset;
     job->dst_offset = dst_offset;
     job->size = size;
-    pycl_event_retain(job->done);
-    *event = job->done;
+    /* The barrier's event is the copy's: NVIDIA's clWaitForEvents (CUDA 13)
+     * answers CL_SUCCESS for a user event that failed, and fails for a
+     * command that waited for it. */
+    pycl_event_retain(job->gate);
+    *event = job->gate;
     if (s->last_job)
         s->last_job->next = job;
     else

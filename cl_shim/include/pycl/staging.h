@@ -68,9 +68,9 @@ cl_int pycl_staged_rect(struct pycl_stager *stager, cl_command_queue queue, cl_m
  * waits; later commands of `dst_queue` wait for the copy. Non-blocking
  * without them: everything is enqueued at once, ordered by events relayed
  * between the contexts from callbacks. Copies run one after another in the
- * order they were asked for. `*event` (required; of the destination context;
- * a user event for a copy on the sides) completes when every byte is in
- * `dst`, or fails with the first failed chunk's status. */
+ * order they were asked for. `*event` (required; of the destination
+ * context) completes when every byte is in `dst`, or fails with the first
+ * failed chunk's status. */
 cl_int pycl_staged_copy_between(struct pycl_stager *stager, cl_command_queue src_queue, cl_command_queue src_side,
                                 cl_mem src, size_t src_offset, cl_command_queue dst_queue, cl_command_queue dst_side,
                                 cl_mem dst, size_t dst_offset, size_t size, cl_uint num_src_events,
