@@ -9,6 +9,7 @@ import warnings
 from typing import TYPE_CHECKING, Any, Optional
 
 from pycl import _wards
+from pycl import constants as _constants
 from pycl import staging as _staging
 from pycl._args import (
     NO_HOST_READ,
@@ -25,12 +26,13 @@ from pycl._enqueue import enqueued, marker, nanny, nanny_marker
 from pycl._lib import ffi, lib
 from pycl.errors import caller_stacklevel, check, logic_error
 from pycl.event import Event, NannyEvent, out_cell, take_event
-from pycl.memory import MemoryObject
+from pycl.memory import MemoryObject, StagedCreation
 from pycl.queue import CommandQueue, queue_handle
 
 if TYPE_CHECKING:
     from pycl._enqueue import Route
     from pycl._typing import Size, WaitList
+    from pycl.context import Context
     from pycl.memory import Buffer
 
 __all__ = [
@@ -187,6 +189,41 @@ def _host_route(reading: bool) -> Route:
 # enqueue_copy(queue, buffer, host) and enqueue_copy(queue, host, buffer).
 write_buffer: Route = _host_route(False)
 read_buffer: Route = _host_route(True)
+
+
+# }}}
+
+
+# {{{ COPY_HOST_PTR through staging
+
+
+_mf = _constants.mem_flags
+_CANNOT_STAGE_CREATION = _mf.ALLOC_HOST_PTR | _mf.HOST_READ_ONLY | _mf.HOST_NO_ACCESS
+
+
+def _stages_creation(context: Context, flags: int, hostbuf: object, size: int) -> bool:
+    """A COPY_HOST_PTR buffer of a staged device is made empty and written
+    through staging's pinned slots, which a GPU driver's copy of pageable
+    memory at creation is far slower than (docs/design.md, "Staging"); not
+    one in host memory (ALLOC_HOST_PTR) or that the host may not write."""
+    return not flags & _CANNOT_STAGE_CREATION and _staging.stages_creation(context, hostbuf, size)
+
+
+def _write_after_creation(buffer: Buffer, host: Any, size: int) -> None:
+    """The staged write of a buffer's COPY_HOST_PTR contents, blocking, on a
+    queue of its context's first device."""
+    queue = CommandQueue(buffer._context)
+    try:
+        stager = _staging.stager(queue, None)
+        status = lib.pycl_staged_write(stager, queue._live(), buffer._live(), 0, host, size, 1, 0, _NULL, _NULL)
+        if status:
+            check(status, "clCreateBuffer", "COPY_HOST_PTR, staged: %d bytes" % size)
+    finally:
+        queue.release()
+
+
+StagedCreation.stages = _stages_creation
+StagedCreation.write = _write_after_creation
 
 
 # }}}

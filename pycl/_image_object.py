@@ -422,6 +422,7 @@ class Image(MemoryObject):
                 plans[key] = plan
         self._create(context, handle, flags, format, plan, host, buffer, properties, hostbuf)
         if late_write is not None:
+            self._flags |= _mf.COPY_HOST_PTR  # as made, whatever the driver was asked
             self._copy_in_later(*late_write)
 
     def _create(

@@ -56,6 +56,7 @@ _mf = _constants.mem_flags
 _BUFFER = _constants.mem_object_type.BUFFER
 _USE = _mf.USE_HOST_PTR
 _USE_OR_COPY = _mf.USE_HOST_PTR | _mf.COPY_HOST_PTR
+_COPY = _mf.COPY_HOST_PTR
 _READ_WRITE = _mf.READ_WRITE
 _MEM_ARG_SIZE = ffi.sizeof("cl_mem")  # a memory object's kernel argument: its handle
 ALLOCATION_FAILURES = (lib.CL_MEM_OBJECT_ALLOCATION_FAILURE, lib.CL_OUT_OF_RESOURCES, lib.CL_OUT_OF_HOST_MEMORY)
@@ -344,6 +345,17 @@ def _buffer_args(flags: Size, size: Size, hostbuf: Optional[HostSource]) -> tupl
     return flags, size, host
 
 
+class StagedCreation:
+    """How a large COPY_HOST_PTR buffer is made faster: empty, then written
+    through staging's pinned slots. ``pycl._buffer_copy`` (which imports
+    this module) fills in the two steps."""
+
+    # (context, flags, hostbuf, size) -> whether to stage the copy
+    stages: Any = None
+    # (buffer, host memory, size) -> None: the write after creation
+    write: Any = None
+
+
 # mem_flags values found valid without a hostbuf -> the same with OpenCL's
 # default access (READ_WRITE) added: Buffer's whole flag check in one look-up.
 _checked_flags: dict[int, int] = {}
@@ -376,15 +388,19 @@ class Buffer(MemoryObject):
             raise TypeError("Buffer: context must be a pycl.Context, not %s" % type(context).__name__) from None
         if context_handle is None:
             context._live()  # raises: released
+        staged_host = None
+        if hostbuf is not None and flags & _COPY and StagedCreation.stages(context, flags, hostbuf, size):
+            staged_host, host = host, _NULL
         if _budget.enabled:
             _budget.charge(context, size)
             self._charged = size
         cell, cell_int = out_cell("cl_mem")
-        status = _create(context_handle, _NULL, flags, size, host, cell)
+        create_flags = flags if staged_host is None else flags & ~_COPY
+        status = _create(context_handle, _NULL, create_flags, size, host, cell)
         if status:
             if status in ALLOCATION_FAILURES:
                 _budget.collect()  # collected objects give their memory back (see _adopt)
-                status = _create(context_handle, _NULL, flags, size, host, cell)
+                status = _create(context_handle, _NULL, create_flags, size, host, cell)
             if status:
                 check(status, "clCreateBuffer", "size %d, flags %s" % (size, _mf.to_string(flags, "0x%x")))
         # Inline _adopt (creation is a benchmarked micro-operation).
@@ -401,6 +417,8 @@ class Buffer(MemoryObject):
         self._origin = 0
         self._arg = None
         self._hostbuf = hostbuf if flags & _USE else None
+        if staged_host is not None:
+            StagedCreation.write(self, staged_host, size)
 
     def _init_from_handle(self) -> None:
         MemoryObject._init_from_handle(self)

@@ -19,6 +19,11 @@ buffer, SVM or an image when
 - the queue is in-order, and
 - the host memory is not already pinned (``pycl.pinned`` arrays).
 
+A Buffer or Image made with COPY_HOST_PTR from at least ``min_bytes`` for a
+context whose first device is of a staged type is made empty and written the
+same way, on a queue of that device (not buffers in host memory,
+ALLOC_HOST_PTR, nor memory the host may not write).
+
 Only blocking copies are staged: the host threads of a staged copy wait for
 the device to drain slots, that is for the queue to progress, which a
 non-blocking call must never do (a command gated by a user event the caller

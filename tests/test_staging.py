@@ -348,4 +348,34 @@ def test_staged_image_from_array_matches_numpy(device, data):
 mf_copy = cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR
 
 
+@settings(max_examples=30, deadline=None)
+@given(data=st.data())
+def test_staged_buffer_creation_matches_numpy(device, data):
+    """A COPY_HOST_PTR buffer made empty and written through the slots holds
+    the host's bytes (the first ``size`` of them); buffers in host memory
+    (ALLOC_HOST_PTR) and buffers the host may not write keep the driver's
+    copy."""
+    ctx = cl.Context([device])
+    queue = cl.CommandQueue(ctx)
+    mf = cl.mem_flags
+    host = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1))).integers(
+        0, 256, data.draw(st.integers(1, 20000), label="host bytes"), dtype=np.uint8
+    )
+    size = data.draw(st.sampled_from([0, len(host), data.draw(st.integers(1, len(host)))]), label="size")
+    access = data.draw(st.sampled_from([mf.READ_WRITE, mf.READ_ONLY, mf.WRITE_ONLY]), label="access")
+    extra = data.draw(st.sampled_from([0, mf.ALLOC_HOST_PTR, mf.HOST_READ_ONLY, mf.HOST_NO_ACCESS]), label="extra")
+    flags = access | extra | mf.COPY_HOST_PTR
+    buf = _staged_only_for(lambda: cl.Buffer(ctx, flags, size, hostbuf=host), data)
+    assert buf.flags == flags
+    assert (ctx._stager is not None) == (extra == 0)
+    n = size or len(host)
+    assert buf.size == n
+    check = buf if not extra & (mf.HOST_READ_ONLY | mf.HOST_NO_ACCESS) else cl.Buffer(ctx, mf.READ_WRITE, n)
+    if check is not buf:
+        cl.enqueue_copy(queue, check, buf)
+    out = np.empty(n, np.uint8)
+    cl.enqueue_copy(queue, out, check)
+    np.testing.assert_array_equal(out, host[:n])
+
+
 # }}}
