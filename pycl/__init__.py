@@ -34,7 +34,8 @@ from pycl.version import VERSION, VERSION_STATUS, VERSION_TEXT, get_cl_header_ve
 
 # The families imported on first use: module -> the names this module
 # re-exports from it. The same imports appear under TYPE_CHECKING below, for
-# type checkers and the import graph (tests/test_layout.py checks both agree).
+# type checkers and the import graph (tests/test_lazy_import.py checks that
+# both agree).
 _LAZY_FAMILIES = {
     "pycl.between": ("enqueue_copy_between",),
     "pycl.embed": ("dispatcher", "dispatcher_address", "get_include"),
