@@ -24,8 +24,10 @@ class ConstantClass(metaclass=ConstantType):
     """Base of the constant classes: holds ``to_string``."""
 
     _is_bitfield: ClassVar[bool] = False
-    _name_of: ClassVar[dict[int, str]] = {}
-    # (bit, name) for the attributes that are a single bit, ascending.
+    _values: ClassVar[dict[str, int]] = {}  # attribute name -> value
+    # The tables of to_string, made on its first call (_index), not at import:
+    # value -> name, and (bit, name) for the values that are one bit, ascending.
+    _name_of: ClassVar[Optional[dict[int, str]]] = None
     _bits: ClassVar[tuple[tuple[int, str], ...]] = ()
 
     def __init__(self) -> None:
@@ -46,7 +48,10 @@ class ConstantClass(metaclass=ConstantType):
         hexadecimal number (pycl extensions; see the module docstring).
         """
         value = operator.index(value)
-        name = cls._name_of.get(value)
+        name_of = cls._name_of
+        if name_of is None:
+            name_of = cls._index()
+        name = name_of.get(value)
         if name is not None:
             return name
         if cls._is_bitfield and value > 0:
@@ -61,6 +66,16 @@ class ConstantClass(metaclass=ConstantType):
         if default_format is None:
             raise ValueError(f"a name for value {value} was not found in {cls.__name__}")
         return default_format % value
+
+    @classmethod
+    def _index(cls) -> dict[int, str]:
+        name_of: dict[int, str] = {}
+        for attr in sorted(cls._values):  # the alphabetically first wins, as in PyOpenCL
+            name_of.setdefault(cls._values[attr], attr)
+        # _bits first: another thread that finds _name_of set finds _bits too.
+        cls._bits = tuple(sorted((v, n) for v, n in name_of.items() if v > 0 and v & (v - 1) == 0))
+        cls._name_of = name_of
+        return name_of
 
 
 def constant_class(cls_name: str, prefix: str, spec: str, bitfield: bool = False) -> type[ConstantClass]:
@@ -77,17 +92,12 @@ def constant_class(cls_name: str, prefix: str, spec: str, bitfield: bool = False
             attrs[attr] = getattr(lib, c_name)
         except AttributeError:
             raise ImportError(f"pycl.constants: {cls_name}.{attr} needs {c_name}, which constants.h lacks") from None
-    name_of: dict[int, str] = {}
-    for attr in sorted(attrs):  # the alphabetically first wins, as in PyOpenCL
-        name_of.setdefault(attrs[attr], attr)
-    bits = sorted((v, n) for v, n in name_of.items() if v > 0 and v & (v - 1) == 0)
     namespace = dict(
         attrs,
         __doc__=f"OpenCL constants, as PyOpenCL's ``{cls_name}``.",
         __module__="pycl.constants",  # where users find the classes
         __qualname__=cls_name,
         _is_bitfield=bitfield,
-        _name_of=name_of,
-        _bits=tuple(bits),
+        _values=attrs,
     )
     return cast("type[ConstantClass]", ConstantType(cls_name, (ConstantClass,), namespace))
