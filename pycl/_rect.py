@@ -254,8 +254,8 @@ def _host_rect_route(reading: bool) -> Route:
                 bx = by = bz = hx = hy = hz = rx = ry = rz = None
             q = queue._handle
             mem = buf._handle
-            b_pitches = _plain_pitches(buffer_pitches)
-            h_pitches = _plain_pitches(host_pitches)
+            b_pitches = _NO_PITCHES if buffer_pitches is None else _plain_pitches(buffer_pitches)
+            h_pitches = _NO_PITCHES if host_pitches is None else _plain_pitches(host_pitches)
             if (
                 type(bx) is int
                 and type(by) is int
@@ -363,10 +363,8 @@ def _host_rect_route(reading: bool) -> Route:
 
 
 def _plain_pitches(value: object) -> Optional[tuple[int, int]]:
-    """``pitch_pair``'s answer for None or a tuple of at most 2 plain ints in
-    range; None for anything else (``pitch_pair`` then checks and names it)."""
-    if value is None:
-        return (0, 0)
+    """``pitch_pair``'s answer for a tuple of at most 2 plain ints in range;
+    None for anything else (``pitch_pair`` then checks and names it)."""
     if type(value) is tuple:
         n = len(value)
         a = value[0] if n else 0
@@ -377,6 +375,7 @@ def _plain_pitches(value: object) -> Optional[tuple[int, int]]:
 
 
 _ORIGIN_PADS = {1: (0, 0), 2: (0,), 3: ()}  # by length: what triple pads an origin with
+_NO_PITCHES = (0, 0)  # pitch_pair(None)
 _REGION_PADS = {1: (1, 1), 2: (1,), 3: ()}
 _from_buffer, _NULL, _host_rect_call = ffi.from_buffer, ffi.NULL, lib.pycl_host_rect
 _new_object, _gc, _release_event = object.__new__, ffi.gc, lib.pycl_event_release

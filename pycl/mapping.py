@@ -100,9 +100,14 @@ class MemoryMap:
             # shim refuses a second unmap, which is then named as below.
             out, out_int = out_cell()
             status = _unmap(mapping, _NULL, 0, _NULL, out)
-            if status and mapping.ptr == _NULL:
-                raise logic_error(routine, "this MemoryMap was already released (unmapped)")
-            event = enqueued(status, out, out_int, "clEnqueueUnmapMemObject")
+            if status:
+                if mapping.ptr == _NULL:
+                    raise logic_error(routine, "this MemoryMap was already released (unmapped)")
+                check(status, "clEnqueueUnmapMemObject")
+            # take_event(Event, out, out_int), inlined.
+            event = _new_object(Event)
+            event._ptr = out_int[0]
+            event._handle = _gc(out[0], _release_event)
             if _budget.enabled:
                 _budget.credit_object(self._mem._context, self)
             return event
