@@ -321,22 +321,16 @@ def enqueue_map_image(
             box = None
         else:
             dims: tuple[int, ...] = (shape,) if type(shape) is int else shape  # type: ignore[assignment]  # tested below
-            count = 0
-            if type(dims) is tuple:
-                count = 1
+            plain = type(dims) is tuple
+            if plain:
                 for n in dims:
                     if type(n) is not int or not 0 <= n <= SIZE_LIMIT:
-                        count = 0
+                        plain = False
                         break
-                    count *= n
-            if count:
+            if plain:
                 array_dtype = dtype if isinstance(dtype, np.dtype) else dtype_of(dtype)
-                row_bytes = box[3] * img._element
-                itemsize = array_dtype.itemsize
-                if (
-                    count * itemsize != row_bytes * box[4] * box[5]
-                    or _map_strides(dims[::-1], itemsize, row_bytes, box[4], box[5], 1, 1) is None
-                ):
+                # No split unless the shape holds the region's bytes.
+                if _map_strides(dims[::-1], array_dtype.itemsize, box[3] * img._element, box[4], box[5], 1, 1) is None:
                     box = None
             else:
                 box = None
