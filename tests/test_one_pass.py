@@ -199,6 +199,7 @@ RECT_MISTAKES = [
     "buffer_pitches",
     "host_pitches",
     "pitches that do not fit",
+    "pitches past the limit",
     "host",
     "buffer",
     "wait",
@@ -219,6 +220,11 @@ def test_rect_paths_agree(setup, mistake):
         host_origin, host_pitches = draw(rect_side(region, host_size))
         if mistake == "host":
             host_size = max(0, host_size - draw(st.integers(1, 200)))
+        if mistake == "pitches past the limit":
+            # One row: the pitches move no byte, so only their limit refuses them.
+            region = (region[0], 1, 1)
+            buffer_origin, host_origin = (buffer_origin[0], 0, 0), (host_origin[0], 0, 0)
+            buffer_pitches = draw(st.sampled_from([(2**63,), (region[0], 2**63), (2**64,), (2**63 + 5, 2**63 + 5)]))
         if mistake == "empty region":
             axis = draw(st.integers(0, 2))
             region = tuple(0 if i == axis else n for i, n in enumerate(region))
