@@ -346,11 +346,10 @@ def enqueue_map_image(
     if status:
         check(status, "clEnqueueMapImage", "origin %r, region %r" % ((ox, oy, oz), (w, h, d)))
     result = cell[0]
+    address, row_pitch, slice_pitch = result.address, result.row_pitch, result.slice_pitch  # before _adopt
     element = img._element
     memory_map, event = MemoryMap._adopt(result, img, w * h * d * element)
     # The array's strides over the driver's pitches.
-    row_pitch = result.row_pitch
-    slice_pitch = result.slice_pitch
     row = row_pitch or w * element
     if img._type == _IMAGE1D_ARRAY:
         ystride, zstride = (slice_pitch or row), 0
@@ -372,7 +371,7 @@ def enqueue_map_image(
                 "shape %r with strides %r reaches byte %d; the mapped region spans %d bytes "
                 "(row pitch %d, slice pitch %d)" % (dims, array_strides, reach, span, ystride, zstride),
             )
-    memory_map.__array_interface__ = array_interface(result.address, dims, array_dtype, array_strides)
+    memory_map.__array_interface__ = array_interface(address, dims, array_dtype, array_strides)
     return _asarray(memory_map), event, row_pitch, slice_pitch
 
 

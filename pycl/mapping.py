@@ -74,7 +74,9 @@ class MemoryMap:
         """The map and the map command's Event that a map left in ``result``
         (``struct pycl_map_result``, from ``out_cell``): ``nbytes`` of
         ``mem``; collection unmaps in C (``pycl_mapping_free``). The caller
-        sets the map's ``__array_interface__``."""
+        sets the map's ``__array_interface__``, from what it read of
+        ``result`` before: charging the budget may collect garbage, whose
+        finalizers may map again on this thread and overwrite ``result``."""
         event = _new_object(Event)
         event._ptr = result.event_address
         event._handle = _gc(result.event, _release_event)
@@ -219,16 +221,17 @@ def enqueue_map_buffer(
     if status:
         check(status, "clEnqueueMapBuffer", "offset %d, %d bytes" % (offset, nbytes))
     result = cell[0]
+    address = result.address  # before _adopt, whose collection may map again on this thread
     memory_map, event = MemoryMap._adopt(result, buf, nbytes)
     if array_strides is None and array_dtype.fields is None and array_dtype.subdtype is None:
         memory_map.__array_interface__ = {
             "shape": dims,
             "typestr": array_dtype.str,
-            "data": (result.address, False),
+            "data": (address, False),
             "version": 3,
         }
     else:
-        memory_map.__array_interface__ = array_interface(result.address, dims, array_dtype, array_strides)
+        memory_map.__array_interface__ = array_interface(address, dims, array_dtype, array_strides)
     return _asarray(memory_map), event
 
 
