@@ -141,6 +141,9 @@ mutate: $(VENV)/.installed-test
 	for m in svm pool memory; do \
 		PYOPENCL_TEST="$(MUTATE_DEVICE)" $(BIN)/python tools/mutate_checks.py --module pycl/$$m.py --limits-only \
 			|| exit 1; done
+	for m in _rect _image_fill_map; do \
+		PYOPENCL_TEST="$(MUTATE_DEVICE)" $(BIN)/python tools/mutate_checks.py --module pycl/$$m.py --limits-only \
+			--tests tests/test_one_pass.py || exit 1; done
 
 # ruff (lint and format) on the Python, clang-format (.clang-format) on the C
 # shim. Pinned: another release of either formats differently. Needs no build

@@ -141,11 +141,8 @@ def bare_ops(s):
     region = np.zeros((16, 16, 4), np.uint8)
     pregion = ffi.cast("void *", region.ctypes.data)
     color = ffi.new("cl_uint[4]", [1, 2, 3, 4])
-    origin = ffi.new("size_t[3]", [0, 0, 0])
-    whole = ffi.new("size_t[3]", [512, 512, 1])
-    pitches = ffi.new("size_t[2]")
     event = ffi.new("cl_event *")
-    record = ffi.new("struct pycl_mapping **")
+    result = ffi.new("struct pycl_map_result *")
     mem_out = ffi.new("cl_mem *")
     cformat = ffi.new("cl_image_format *", [fmt.channel_order, fmt.channel_data_type])
     desc = ffi.new("cl_image_desc *")
@@ -160,28 +157,24 @@ def bare_ops(s):
     check.keep = (host8, block, region)
 
     def map_unmap():
-        check(lib.pycl_mapping_map_buffer(q, small._handle, 1, flags, 0, 4096, 0, null, event, record))
-        mapping = record[0]
-        lib.pycl_event_release(event[0])  # the map's event, as pycl drops it
+        check(lib.pycl_buffer_map(q, small._handle, 1, flags, 0, 4096, 0, null, result))
+        mapping = result.mapping
+        lib.pycl_event_release(result.event)  # the map's event, as pycl drops it
         check(lib.pycl_mapping_unmap(mapping, null, 0, null, event))
         lib.pycl_event_release(event[0])
         lib.pycl_mapping_free(mapping)
 
     def map_image():
-        check(
-            lib.pycl_mapping_map_image(
-                q, img._handle, 1, 1, origin, whole, pitches, pitches + 1, 0, null, event, record
-            )
-        )
-        mapping = record[0]
-        lib.pycl_event_release(event[0])
+        check(lib.pycl_image_map(q, img._handle, 1, 1, 0, 0, 0, 512, 512, 1, 0, null, result))
+        mapping = result.mapping
+        lib.pycl_event_release(result.event)
         check(lib.pycl_mapping_unmap(mapping, null, 0, null, event))
         check(lib.pycl_event_wait(1, event))
         lib.pycl_event_release(event[0])
         lib.pycl_mapping_free(mapping)
 
     def fill():
-        check(lib.pycl_enqueue_fill_image(q, img._handle, color, origin, whole, 0, null, event))
+        check(lib.pycl_image_fill(q, img._handle, color, 0, 0, 0, 512, 512, 1, 0, null, event))
         check(lib.pycl_event_wait(1, event))
         lib.pycl_event_release(event[0])
 

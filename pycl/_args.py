@@ -110,6 +110,7 @@ __all__ = [
     "mem_flags_value",
     "svm_flags_value",
     "map_flags_value",
+    "VALID_MAP_FLAGS",
     "property_list",
     "properties_array",
     "host_access",
@@ -342,7 +343,9 @@ def svm_flags_value(flags: Any, routine: str) -> int:
 
 _map = _constants.map_flags
 _MAP_ONE_OF = frozenset([_map.READ, _map.WRITE, _map.READ | _map.WRITE, _map.WRITE_INVALIDATE_REGION])
-_valid_map_flags: set[tuple[int, int]] = set()  # (map flags, memory object's flags) that passed map_flags_value
+# (map flags, memory object's flags) that passed map_flags_value: also the
+# test of the maps' one-pass paths.
+VALID_MAP_FLAGS: set[tuple[int, int]] = set()
 
 
 def map_flags_value(flags: Any, mem: Optional[MemoryObject], routine: str) -> int:
@@ -350,7 +353,7 @@ def map_flags_value(flags: Any, mem: Optional[MemoryObject], routine: str) -> in
     access flags): READ and/or WRITE, or WRITE_INVALIDATE_REGION alone,
     allowed by the object's host access flags."""
     mem_flags = 0 if mem is None else mem._flags
-    if type(flags) is int and (flags, mem_flags) in _valid_map_flags:
+    if type(flags) is int and (flags, mem_flags) in VALID_MAP_FLAGS:
         return flags
     flags = bits_value(flags, "flags", _map, routine)
     if flags not in _MAP_ONE_OF:
@@ -364,8 +367,8 @@ def map_flags_value(flags: Any, mem: Optional[MemoryObject], routine: str) -> in
             host_access(mem, NO_HOST_READ, routine, "map it for reading")
         if flags & (_map.WRITE | _map.WRITE_INVALIDATE_REGION):
             host_access(mem, NO_HOST_WRITE, routine, "map it for writing")
-    if len(_valid_map_flags) < 1024:
-        _valid_map_flags.add((flags, mem_flags))
+    if len(VALID_MAP_FLAGS) < 1024:
+        VALID_MAP_FLAGS.add((flags, mem_flags))
     return flags
 
 

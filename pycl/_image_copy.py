@@ -28,20 +28,19 @@ from pycl._enqueue import enqueued, marker, nanny, nanny_marker, register_route
 from pycl._image_object import Image
 from pycl._lib import ffi, lib
 from pycl.errors import check, logic_error
-from pycl.event import Event, out_cell
-from pycl.queue import queue_handle
+from pycl.event import Event, NannyEvent, out_cell
+from pycl.queue import CommandQueue, queue_handle
 
 if TYPE_CHECKING:
-    from pycl._typing import Extent, HostDestination, HostSource, Size, WaitList
-    from pycl.event import NannyEvent
+    from pycl._enqueue import Route
+    from pycl._typing import Extent, HostSource, Size, WaitList
     from pycl.memory import Buffer
     from pycl.platform import Device
-    from pycl.queue import CommandQueue
 
     # An origin or region: a tuple of up to three ints, or one int.
     _Coords = Union[Size, Extent]
 
-__all__ = ["checked_box", "check_image_arg", "buffer_image_crashes"]
+__all__ = ["checked_box", "plain_box", "check_image_arg", "buffer_image_crashes"]
 
 _mot = _constants.mem_object_type
 
@@ -90,6 +89,45 @@ def checked_box(
                 ),
             )
     return origin, region
+
+
+def plain_box(image: Image, origin: object, region: object) -> Optional[tuple[int, int, int, int, int, int]]:
+    """``(ox, oy, oz, rx, ry, rz)``, padded as ``checked_box`` pads, when
+    ``origin`` and ``region`` are tuples of 1 to 3 plain ints that lie inside
+    ``image`` and cover at least one element: the one-pass paths' test.
+    None for anything else (an empty region, a list, a mistake), which those
+    paths leave to ``checked_box`` and the general path."""
+    if type(origin) is not tuple or type(region) is not tuple:
+        return None
+    try:
+        ox, oy, oz = origin + _ORIGIN_PADS[len(origin)]
+        rx, ry, rz = region + _REGION_PADS[len(region)]
+    except KeyError:  # not 1 to 3 entries
+        return None
+    ex, ey, ez = image._extent
+    if (
+        type(ox) is int
+        and type(oy) is int
+        and type(oz) is int
+        and type(rx) is int
+        and type(ry) is int
+        and type(rz) is int
+        and ox >= 0
+        and oy >= 0
+        and oz >= 0
+        and rx > 0
+        and ry > 0
+        and rz > 0
+        and ox + rx <= ex
+        and oy + ry <= ey
+        and oz + rz <= ez
+    ):
+        return ox, oy, oz, rx, ry, rz
+    return None
+
+
+_ORIGIN_PADS = {1: (0, 0), 2: (0,), 3: ()}  # by length: what triple pads an origin with
+_REGION_PADS = {1: (1, 1), 2: (1,), 3: ()}
 
 
 def _host_pitches(
@@ -169,8 +207,6 @@ def _image_host(
     reading: bool,
 ) -> NannyEvent:
     routine = "enqueue_copy"
-    if _wards._pending:
-        _wards.prune_completed_front()
     q = queue_handle(queue, routine)
     mem = mem_handle(image, queue, routine, "src" if reading else "dest")
     host_name = "dest" if reading else "src"
@@ -210,30 +246,110 @@ def _image_host(
     return nanny(out, out_int, host_obj, host, is_blocking)
 
 
-def _write_image(
-    queue: CommandQueue,
-    dest: Image,
-    src: HostSource,
-    origin: Optional[_Coords] = None,
-    region: Optional[_Coords] = None,
-    pitches: Optional[Extent] = None,
-    is_blocking: bool = True,
-    wait_for: WaitList = None,
-) -> NannyEvent:
-    return _image_host(queue, dest, src, origin, region, pitches, is_blocking, wait_for, False)
+def _image_host_route(reading: bool) -> Route:
+    """The route between an image and host memory in one direction: a read
+    into the host when ``reading``, else a write from it. Its common call
+    (a live image of the queue's context, a plain region inside it, tightly
+    packed host rows that the host object holds, no wait list, too small to
+    stage) takes one pass here; anything else, mistakes included, goes to
+    ``_image_host``, which checks again and names it. The direction is bound
+    here, once, so that the common call pays for no extra layer."""
+    if reading:
+        no_access, routine_c = NO_HOST_READ, "clEnqueueReadImage"
+    else:
+        no_access, routine_c = NO_HOST_WRITE, "clEnqueueWriteImage"
+
+    def image_host(
+        queue: CommandQueue,
+        dest: Any,
+        src: Any,
+        origin: Optional[_Coords] = None,
+        region: Optional[_Coords] = None,
+        pitches: Optional[Extent] = None,
+        is_blocking: bool = True,
+        wait_for: WaitList = None,
+    ) -> NannyEvent:
+        if reading:
+            image = src
+            host_obj = dest
+        else:
+            image = dest
+            host_obj = src
+        if _wards._pending:
+            _wards.prune_completed_front()
+        if type(queue) is CommandQueue and type(image) is Image and pitches is None and not wait_for:
+            q = queue._handle
+            mem = image._handle
+            box = plain_box(image, origin, region)
+            if (
+                q is not None
+                and mem is not None
+                and box is not None
+                and image._ctx_ptr == queue._context._ptr
+                and not image._flags & no_access
+            ):
+                ox, oy, oz, rx, ry, rz = box
+                row = rx * image._element
+                nbytes = row * ry * rz
+                try:
+                    host = _from_buffer("char[]", host_obj, reading)
+                except (TypeError, ValueError, BufferError):
+                    host = None
+                if host is not None and nbytes <= len(host) and not (is_blocking and nbytes >= _staging.threshold):
+                    # The pitches that _host_pitches passes for tightly packed rows.
+                    image_type = image._type
+                    if image_type in _SLICELESS:
+                        slice_ = 0
+                    elif image_type == _IMAGE1D_ARRAY:
+                        slice_ = row
+                    else:
+                        slice_ = row * ry
+                    out, out_int = out_cell()
+                    status = _image_region(
+                        q,
+                        mem,
+                        reading,
+                        1 if is_blocking else 0,
+                        ox,
+                        oy,
+                        oz,
+                        rx,
+                        ry,
+                        rz,
+                        row,
+                        slice_,
+                        host,
+                        0,
+                        _NULL,
+                        out,
+                    )
+                    if status:
+                        check(
+                            status,
+                            routine_c,
+                            "origin %r, region %r, pitches (%d, %d)" % ((ox, oy, oz), (rx, ry, rz), row, slice_),
+                        )
+                    # nanny(), inlined: the epilogue of every such call.
+                    event = _new_object(NannyEvent)
+                    event._ptr = out_int[0]
+                    event._handle = _gc(out[0], _release_event)
+                    event._ward = host_obj
+                    if not is_blocking:
+                        _wards.keep(event._handle, host)
+                    return event
+        return _image_host(queue, image, host_obj, origin, region, pitches, is_blocking, wait_for, reading)
+
+    return image_host
 
 
-def _read_image(
-    queue: CommandQueue,
-    dest: HostDestination,
-    src: Image,
-    origin: Optional[_Coords] = None,
-    region: Optional[_Coords] = None,
-    pitches: Optional[Extent] = None,
-    is_blocking: bool = True,
-    wait_for: WaitList = None,
-) -> NannyEvent:
-    return _image_host(queue, src, dest, origin, region, pitches, is_blocking, wait_for, True)
+_SLICELESS = frozenset([_mot.IMAGE1D, _mot.IMAGE1D_BUFFER, _mot.IMAGE2D])  # host pitches without a slice pitch
+_IMAGE1D_ARRAY = _mot.IMAGE1D_ARRAY
+_from_buffer, _NULL, _image_region = ffi.from_buffer, ffi.NULL, lib.pycl_image_region
+_new_object, _gc, _release_event = object.__new__, ffi.gc, lib.pycl_event_release
+
+# enqueue_copy(queue, image, host) and enqueue_copy(queue, host, image).
+_write_image: Route = _image_host_route(False)
+_read_image: Route = _image_host_route(True)
 
 
 def _buffer_span(
@@ -310,11 +426,10 @@ def _copy_buffer_image(
     if 0 in region:
         return marker(q, count, events, Event)
     out, out_int = out_cell()
-    c_origin, c_region = ffi.new("size_t[3]", origin), ffi.new("size_t[3]", region)
+    ox, oy, oz = origin
+    rx, ry, rz = region
     if into_image:
-        status = lib.pycl_enqueue_copy_buffer_to_image(
-            q, src_mem, dst_mem, offset, c_origin, c_region, count, events, out
-        )
+        status = lib.pycl_buffer_image_copy(q, src_mem, dst_mem, 1, offset, ox, oy, oz, rx, ry, rz, count, events, out)
         return enqueued(
             status,
             out,
@@ -325,7 +440,7 @@ def _copy_buffer_image(
             origin,
             region,
         )
-    status = lib.pycl_enqueue_copy_image_to_buffer(q, src_mem, dst_mem, c_origin, c_region, offset, count, events, out)
+    status = lib.pycl_buffer_image_copy(q, dst_mem, src_mem, 0, offset, ox, oy, oz, rx, ry, rz, count, events, out)
     return enqueued(
         status, out, out_int, "clEnqueueCopyImageToBuffer", "origin %r, region %r, offset %d", origin, region, offset
     )
@@ -372,17 +487,10 @@ def _copy_image(
     if 0 in region:
         return marker(q, count, events, Event)
     out, out_int = out_cell()
-    status = lib.pycl_enqueue_copy_image(
-        q,
-        src_mem,
-        dst_mem,
-        ffi.new("size_t[3]", src_origin),
-        ffi.new("size_t[3]", dest_origin),
-        ffi.new("size_t[3]", region),
-        count,
-        events,
-        out,
-    )
+    sx, sy, sz = src_origin
+    dx, dy, dz = dest_origin
+    rx, ry, rz = region
+    status = lib.pycl_image_copy(q, src_mem, dst_mem, sx, sy, sz, dx, dy, dz, rx, ry, rz, count, events, out)
     return enqueued(
         status,
         out,

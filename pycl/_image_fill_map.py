@@ -13,16 +13,27 @@ import numpy as np
 
 from pycl import _wards
 from pycl import constants as _constants
-from pycl._args import describe, dtype_of, host_bytes, map_flags_value, mem_handle, sizes, wait_list
+from pycl._args import (
+    SIZE_LIMIT,
+    VALID_MAP_FLAGS,
+    describe,
+    dtype_of,
+    host_bytes,
+    map_flags_value,
+    mem_handle,
+    sizes,
+    wait_list,
+)
 from pycl._enqueue import enqueued, marker
-from pycl._image_copy import buffer_image_crashes, check_image_arg, checked_box
+from pycl._image_copy import buffer_image_crashes, check_image_arg, checked_box, plain_box
 from pycl._image_format import INTEGER_CHANNEL_TYPES, ImageFormat
+from pycl._image_object import Image
 from pycl._lib import ffi, lib
-from pycl.errors import UnavailableError, logic_error
-from pycl.event import Event, out_cell
+from pycl.errors import UnavailableError, check, logic_error
+from pycl.event import Event, out_cell, take_event
 from pycl.mapping import MemoryMap
 from pycl.memory import array_interface
-from pycl.queue import queue_handle
+from pycl.queue import CommandQueue, queue_handle
 from pycl.transfer import enqueue_fill_buffer
 
 if TYPE_CHECKING:
@@ -31,9 +42,7 @@ if TYPE_CHECKING:
 
     from numpy.typing import DTypeLike, NDArray
 
-    from pycl._image_object import Image
     from pycl._typing import Extent, HostSource, Size, WaitList
-    from pycl.queue import CommandQueue
 
 __all__ = ["enqueue_fill_image", "enqueue_map_image"]
 
@@ -107,9 +116,50 @@ def enqueue_fill_image(
     values of 4 bytes (16 bytes), float32 for float, half and normalized
     channel types, int32 or uint32 for signed and unsigned integer ones, e.g.
     ``numpy.array([1, 0, 0, 1], numpy.float32)``. OpenCL 1.2."""
-    routine = "enqueue_fill_image"
     if _wards._pending:
         _wards.prune_completed_front()
+    # The common call in one pass (docs/design.md, "Errors and argument
+    # checks"): a live image of the queue's context (not a 1D buffer image,
+    # see buffer_image_crashes), a plain region inside it, a 16-byte color
+    # array whose dtype already passed for this channel type, no wait list.
+    # Anything else, mistakes included, takes the general path, which checks
+    # again and names it.
+    if type(queue) is CommandQueue and type(mem) is Image and type(color) is np.ndarray and not wait_for:
+        q = queue._handle
+        handle = mem._handle
+        box = plain_box(mem, origin, region)
+        if (
+            q is not None
+            and handle is not None
+            and box is not None
+            and mem._ctx_ptr == queue._context._ptr
+            and mem._type != _IMAGE1D_BUFFER
+            and (color.dtype, mem._format.channel_data_type) in _FITTING_COLORS
+        ):
+            try:
+                data = _from_buffer("char[]", color)
+            except (TypeError, ValueError, BufferError):
+                data = None
+            if data is not None and len(data) == 16:
+                ox, oy, oz, rx, ry, rz = box
+                out, out_int = out_cell()
+                status = _fill(q, handle, data, ox, oy, oz, rx, ry, rz, 0, _NULL, out)
+                if status:
+                    check(status, "clEnqueueFillImage", "origin %r, region %r" % ((ox, oy, oz), (rx, ry, rz)))
+                return take_event(Event, out, out_int)
+    return _fill_checked(queue, mem, color, origin, region, wait_for)
+
+
+def _fill_checked(
+    queue: CommandQueue,
+    mem: Image,
+    color: HostSource,
+    origin: Union[Size, Extent],
+    region: Union[Size, Extent],
+    wait_for: WaitList,
+) -> Event:
+    """``enqueue_fill_image``'s general path: every check, each mistake named."""
+    routine = "enqueue_fill_image"
     q = queue_handle(queue, routine)
     check_image_arg(mem, routine, "mem")
     handle = mem_handle(mem, queue, routine, "mem")
@@ -121,13 +171,16 @@ def enqueue_fill_image(
         )
     dtype = getattr(color, "dtype", None)
     if isinstance(dtype, np.dtype) and dtype.fields is None:
-        kind = INTEGER_CHANNEL_TYPES.get(mem._format.channel_data_type, "f")
+        channel_type = mem._format.channel_data_type
+        kind = INTEGER_CHANNEL_TYPES.get(channel_type, "f")
         if dtype.itemsize != 4 or dtype.kind not in ("f" if kind == "f" else "iu"):
             raise logic_error(
                 routine,
                 "color has dtype %s but %r images are filled with %s"
                 % (dtype, mem._format, {"f": "float32", "i": "int32", "u": "uint32"}[kind]),
             )
+        if len(_FITTING_COLORS) < 256:
+            _FITTING_COLORS.add((dtype, channel_type))
     origin, region = checked_box(mem, origin, region, "origin", "mem", routine)
     if mem._type == _mot.IMAGE1D_BUFFER and 0 not in region and buffer_image_crashes(queue.device):
         pattern = _element_bytes(mem._format, ffi.buffer(data)[:])
@@ -151,10 +204,16 @@ def enqueue_fill_image(
     if 0 in region:
         return marker(q, count, events, Event)
     out, out_int = out_cell()
-    status = lib.pycl_enqueue_fill_image(
-        q, handle, data, ffi.new("size_t[3]", origin), ffi.new("size_t[3]", region), count, events, out
-    )
+    ox, oy, oz = origin
+    rx, ry, rz = region
+    status = _fill(q, handle, data, ox, oy, oz, rx, ry, rz, count, events, out)
     return enqueued(status, out, out_int, "clEnqueueFillImage", "origin %r, region %r", origin, region)
+
+
+_IMAGE1D_BUFFER = _mot.IMAGE1D_BUFFER
+# (color dtype, channel type) pairs that passed the general path's dtype check.
+_FITTING_COLORS: set[tuple[np.dtype[Any], int]] = set()
+_from_buffer, _NULL, _fill = ffi.from_buffer, ffi.NULL, lib.pycl_image_fill
 
 
 # }}}
@@ -237,9 +296,104 @@ def enqueue_map_image(
     uint8 for a 2D RGBA/UNSIGNED_INT8 region. ``strides`` override this and
     must stay inside the mapped memory. The array's total size must be the
     region's (``region`` elements of ``img.format.itemsize`` bytes)."""
-    routine = "enqueue_map_image"
     if _wards._pending:
         _wards.prune_completed_front()
+    # The common call in one pass (docs/design.md, "Errors and argument
+    # checks"): a live image of the queue's context, flags already seen for
+    # its host access, a plain region inside it, a plain shape in C order
+    # that splits into the region's rows and slices, no strides, no wait
+    # list. Anything else, mistakes included, takes the general path
+    # (_checked_map), which checks again and names it.
+    box: Optional[tuple[int, ...]] = None
+    if (
+        type(queue) is CommandQueue
+        and type(img) is Image
+        and type(flags) is int
+        and (flags, img._flags) in VALID_MAP_FLAGS
+        and strides is None
+        and order == "C"
+        and not wait_for
+    ):
+        q = queue._handle
+        mem = img._handle
+        box = plain_box(img, origin, region)
+        if q is None or mem is None or box is None or img._ctx_ptr != queue._context._ptr:
+            box = None
+        else:
+            dims: tuple[int, ...] = (shape,) if type(shape) is int else shape  # type: ignore[assignment]  # tested below
+            plain = type(dims) is tuple
+            if plain:
+                for n in dims:
+                    if type(n) is not int or not 0 <= n <= SIZE_LIMIT:
+                        plain = False
+                        break
+            if plain:
+                array_dtype = dtype if isinstance(dtype, np.dtype) else dtype_of(dtype)
+                # No split unless the shape holds the region's bytes.
+                if _map_strides(dims[::-1], array_dtype.itemsize, box[3] * img._element, box[4], box[5], 1, 1) is None:
+                    box = None
+            else:
+                box = None
+    if box is not None:
+        count, events, array_order, array_strides = 0, _NULL, "C", None
+    else:
+        q, mem, flags, box, dims, array_dtype, array_order, array_strides, count, events = _checked_map(
+            queue, img, flags, origin, region, shape, dtype, order, strides, wait_for
+        )
+    ox, oy, oz, w, h, d = box
+    cell = out_cell("struct pycl_map_result")[0]
+    status = _map(q, mem, 1 if is_blocking else 0, flags, ox, oy, oz, w, h, d, count, events, cell)
+    if status:
+        check(status, "clEnqueueMapImage", "origin %r, region %r" % ((ox, oy, oz), (w, h, d)))
+    result = cell[0]
+    address, row_pitch, slice_pitch = result.address, result.row_pitch, result.slice_pitch  # before _adopt
+    element = img._element
+    memory_map, event = MemoryMap._adopt(result, img, w * h * d * element)
+    # The array's strides over the driver's pitches.
+    row = row_pitch or w * element
+    if img._type == _IMAGE1D_ARRAY:
+        ystride, zstride = (slice_pitch or row), 0
+    else:
+        ystride, zstride = row, (slice_pitch or row * h)
+    if array_strides is None:
+        # Not None: the shape was found to split into rows and slices.
+        fast: tuple[int, ...] = _map_strides(  # type: ignore[assignment]
+            dims[::-1] if array_order == "C" else dims, array_dtype.itemsize, w * element, h, d, ystride, zstride
+        )
+        array_strides = fast[::-1] if array_order == "C" else fast
+    elif dims and 0 not in dims:
+        span = (d - 1) * zstride + (h - 1) * ystride + w * element
+        reach = array_dtype.itemsize + sum((n - 1) * s for n, s in zip(dims, array_strides))
+        if reach > span:
+            memory_map.release()
+            raise logic_error(
+                "enqueue_map_image",
+                "shape %r with strides %r reaches byte %d; the mapped region spans %d bytes "
+                "(row pitch %d, slice pitch %d)" % (dims, array_strides, reach, span, ystride, zstride),
+            )
+    memory_map.__array_interface__ = array_interface(address, dims, array_dtype, array_strides)
+    return _asarray(memory_map), event, row_pitch, slice_pitch
+
+
+def _checked_map(
+    queue: CommandQueue,
+    img: Image,
+    flags: Size,
+    origin: Union[Size, Extent],
+    region: Union[Size, Extent],
+    shape: Union[Size, Extent],
+    dtype: DTypeLike,
+    order: str,
+    strides: Optional[Extent],
+    wait_for: WaitList,
+) -> tuple[Any, Any, int, tuple[int, ...], tuple[int, ...], np.dtype[Any], str, Optional[tuple[int, ...]], int, Any]:
+    """``enqueue_map_image``'s general path: every check, each mistake
+    named; returns what the map takes (queue and image handles, flags, box
+    (origin and region, 6 ints), shape, dtype, order, strides or None, wait
+    list). Without strides, the shape splits into the region's rows and
+    slices; with them, the map checks that they stay inside the mapped
+    memory, whose pitches only the driver knows."""
+    routine = "enqueue_map_image"
     q = queue_handle(queue, routine)
     check_image_arg(img, routine, "img")
     mem = mem_handle(img, queue, routine, "img")
@@ -252,8 +406,6 @@ def enqueue_map_image(
         dtype = dtype_of(dtype)
     element = img._element
     w, h, d = region
-    is_1d_array = img._type == _mot.IMAGE1D_ARRAY
-    rows, slices = (h, d)
     if strides is None:
         if order not in ("C", "F"):
             raise logic_error(routine, "order must be 'C' or 'F', got %r" % (order,))
@@ -267,59 +419,22 @@ def enqueue_map_image(
                 % (shape, dtype, count * dtype.itemsize, region, element, w * h * d * element),
             )
         dims_fast = shape[::-1] if order == "C" else shape
-        if _map_strides(dims_fast, dtype.itemsize, w * element, rows, slices, 1, 1) is None:
+        if _map_strides(dims_fast, dtype.itemsize, w * element, h, d, 1, 1) is None:
             raise logic_error(
                 routine,
                 "shape %r (order %r, dtype %s) does not split into rows of %d bytes, %d rows and %d slices "
-                "of region %r: pass strides" % (shape, order, dtype, w * element, rows, slices, region),
+                "of region %r: pass strides" % (shape, order, dtype, w * element, h, d, region),
             )
     else:
         strides = sizes(strides, "strides", routine)
         if len(strides) != len(shape):
             raise logic_error(routine, "strides %r and shape %r differ in length" % (strides, shape))
     count, events = wait_list(wait_for, routine)
-    out, out_int = out_cell()
-    record = out_cell("struct pycl_mapping *")[0]
-    pitches = ffi.new("size_t[2]")
-    status = lib.pycl_mapping_map_image(
-        q,
-        mem,
-        1 if is_blocking else 0,
-        flags,
-        ffi.new("size_t[3]", origin),
-        ffi.new("size_t[3]", region),
-        pitches,
-        pitches + 1,
-        count,
-        events,
-        out,
-        record,
-    )
-    event = enqueued(status, out, out_int, "clEnqueueMapImage", "origin %r, region %r", origin, region)
-    memory_map = MemoryMap._adopt(record[0], img, w * h * d * element)
-    mapping = memory_map._mapping
-    row = pitches[0] or w * element
-    slice_ = pitches[1]
-    if is_1d_array:
-        ystride, zstride = (slice_ or row), 0
-    else:
-        ystride, zstride = row, (slice_ or row * h)
-    span = (d - 1) * zstride + (h - 1) * ystride + w * element
-    if strides is None:
-        fast = _map_strides(dims_fast, dtype.itemsize, w * element, rows, slices, ystride, zstride)
-        # fast is not None: the check above found the shape splits into rows and slices.
-        strides = fast[::-1] if order == "C" else fast  # type: ignore[index]
-    elif shape and 0 not in shape:
-        reach = dtype.itemsize + sum((n - 1) * s for n, s in zip(shape, strides))
-        if reach > span:
-            memory_map.release()
-            raise logic_error(
-                routine,
-                "shape %r with strides %r reaches byte %d; the mapped region spans %d bytes "
-                "(row pitch %d, slice pitch %d)" % (shape, strides, reach, span, ystride, zstride),
-            )
-    memory_map.__array_interface__ = array_interface(int(ffi.cast("intptr_t", mapping.ptr)), shape, dtype, strides)
-    return np.asarray(memory_map), event, pitches[0], pitches[1]
+    return q, mem, flags, origin + region, shape, dtype, order, strides, count, events
+
+
+_IMAGE1D_ARRAY = _mot.IMAGE1D_ARRAY
+_map, _asarray = lib.pycl_image_map, np.asarray
 
 
 # }}}

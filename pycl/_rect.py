@@ -14,6 +14,7 @@ from pycl import staging as _staging
 from pycl._args import (
     NO_HOST_READ,
     NO_HOST_WRITE,
+    SIZE_LIMIT,
     describe,
     host_access,
     host_bytes,
@@ -29,7 +30,8 @@ from pycl.event import Event, NannyEvent, out_cell
 from pycl.queue import CommandQueue, queue_handle
 
 if TYPE_CHECKING:
-    from pycl._typing import Extent, HostDestination, HostSource, WaitList
+    from pycl._enqueue import Route
+    from pycl._typing import Extent, HostSource, WaitList
     from pycl.memory import Buffer
 
 __all__ = ["rect_side", "rects_overlap", "write_buffer_rect", "read_buffer_rect", "copy_buffer_rect"]
@@ -202,38 +204,185 @@ def _host_rect(
     return nanny(out, out_int, host_obj, host, is_blocking)
 
 
-def write_buffer_rect(
-    queue: CommandQueue,
-    dest: Buffer,
-    src: HostSource,
-    buffer_origin: Extent,
-    host_origin: Extent,
-    region: Extent,
-    buffer_pitches: Optional[Extent] = None,
-    host_pitches: Optional[Extent] = None,
-    is_blocking: bool = True,
-    wait_for: WaitList = None,
-) -> NannyEvent:
-    return _host_rect(
-        queue, dest, src, buffer_origin, host_origin, region, buffer_pitches, host_pitches, is_blocking, wait_for, False
-    )
+def _host_rect_route(reading: bool) -> Route:
+    """The rect route between a buffer and host memory in one direction: a
+    read into the host when ``reading``, else a write from it. Its common
+    call (a live buffer of the queue's context, plain origins and region,
+    plain pitches that keep both boxes inside their memory, no wait list,
+    too small to stage) takes one pass here; anything else, mistakes
+    included, goes to ``_host_rect``, which checks again and names it. The
+    direction is bound here, once, so that the common call pays for no extra
+    layer."""
+    if reading:
+        no_access, routine_c = NO_HOST_READ, "clEnqueueReadBufferRect"
+    else:
+        no_access, routine_c = NO_HOST_WRITE, "clEnqueueWriteBufferRect"
+
+    def host_rect(
+        queue: CommandQueue,
+        dest: Any,
+        src: Any,
+        buffer_origin: Extent,
+        host_origin: Extent,
+        region: Extent,
+        buffer_pitches: Optional[Extent] = None,
+        host_pitches: Optional[Extent] = None,
+        is_blocking: bool = True,
+        wait_for: WaitList = None,
+    ) -> NannyEvent:
+        if reading:
+            buf = src
+            host_obj = dest
+        else:
+            buf = dest
+            host_obj = src
+        if _wards._pending:
+            _wards.prune_completed_front()
+        if (
+            type(queue) is CommandQueue
+            and type(buffer_origin) is tuple
+            and type(host_origin) is tuple
+            and type(region) is tuple
+            and not wait_for
+        ):
+            # Origins and region padded as triple pads them.
+            try:
+                bx, by, bz = buffer_origin + _ORIGIN_PADS[len(buffer_origin)]
+                hx, hy, hz = host_origin + _ORIGIN_PADS[len(host_origin)]
+                rx, ry, rz = region + _REGION_PADS[len(region)]
+            except KeyError:  # not 1 to 3 entries
+                bx = by = bz = hx = hy = hz = rx = ry = rz = None
+            q = queue._handle
+            mem = buf._handle
+            b_pitches = _NO_PITCHES if buffer_pitches is None else _plain_pitches(buffer_pitches)
+            h_pitches = _NO_PITCHES if host_pitches is None else _plain_pitches(host_pitches)
+            if (
+                type(bx) is int
+                and type(by) is int
+                and type(bz) is int
+                and type(hx) is int
+                and type(hy) is int
+                and type(hz) is int
+                and type(rx) is int
+                and type(ry) is int
+                and type(rz) is int
+                and bx >= 0
+                and by >= 0
+                and bz >= 0
+                and hx >= 0
+                and hy >= 0
+                and hz >= 0
+                and rx > 0
+                and ry > 0
+                and rz > 0
+                and q is not None
+                and mem is not None
+                and b_pitches is not None
+                and h_pitches is not None
+                and buf._ctx_ptr == queue._context._ptr
+                and not buf._flags & no_access
+            ):
+                try:
+                    host = _from_buffer("char[]", host_obj, reading)
+                except (TypeError, ValueError, BufferError):
+                    host = None
+                # rect_side's checks, passed or left to it (the ends bound
+                # the origins and the region: no value over SIZE_LIMIT
+                # passes them).
+                b_row, b_slice = b_pitches
+                b_row = b_row or rx
+                b_slice = b_slice or ry * b_row
+                h_row, h_slice = h_pitches
+                h_row = h_row or rx
+                h_slice = h_slice or ry * h_row
+                if (
+                    host is not None
+                    and b_row >= rx
+                    and h_row >= rx
+                    and b_slice >= ry * b_row
+                    and h_slice >= ry * h_row
+                    and not b_slice % b_row
+                    and not h_slice % h_row
+                    and bx + (by + ry - 1) * b_row + (bz + rz - 1) * b_slice + rx <= buf._size
+                    and hx + (hy + ry - 1) * h_row + (hz + rz - 1) * h_slice + rx <= len(host)
+                    and not (is_blocking and rx * ry * rz >= _staging.threshold)
+                ):
+                    out, out_int = out_cell()
+                    status = _host_rect_call(
+                        q,
+                        mem,
+                        reading,
+                        1 if is_blocking else 0,
+                        bx,
+                        by,
+                        bz,
+                        hx,
+                        hy,
+                        hz,
+                        rx,
+                        ry,
+                        rz,
+                        b_row,
+                        b_slice,
+                        h_row,
+                        h_slice,
+                        host,
+                        0,
+                        _NULL,
+                        out,
+                    )
+                    if status:
+                        check(
+                            status,
+                            routine_c,
+                            "buffer_origin %r, host_origin %r, region %r" % ((bx, by, bz), (hx, hy, hz), (rx, ry, rz)),
+                        )
+                    # nanny(), inlined: the epilogue of every such call.
+                    event = _new_object(NannyEvent)
+                    event._ptr = out_int[0]
+                    event._handle = _gc(out[0], _release_event)
+                    event._ward = host_obj
+                    if not is_blocking:
+                        _wards.keep(event._handle, host)
+                    return event
+        return _host_rect(
+            queue,
+            buf,
+            host_obj,
+            buffer_origin,
+            host_origin,
+            region,
+            buffer_pitches,
+            host_pitches,
+            is_blocking,
+            wait_for,
+            reading,
+        )
+
+    return host_rect
 
 
-def read_buffer_rect(
-    queue: CommandQueue,
-    dest: HostDestination,
-    src: Buffer,
-    buffer_origin: Extent,
-    host_origin: Extent,
-    region: Extent,
-    buffer_pitches: Optional[Extent] = None,
-    host_pitches: Optional[Extent] = None,
-    is_blocking: bool = True,
-    wait_for: WaitList = None,
-) -> NannyEvent:
-    return _host_rect(
-        queue, src, dest, buffer_origin, host_origin, region, buffer_pitches, host_pitches, is_blocking, wait_for, True
-    )
+def _plain_pitches(value: object) -> Optional[tuple[int, int]]:
+    """``pitch_pair``'s answer for a tuple of at most 2 plain ints in range;
+    None for anything else (``pitch_pair`` then checks and names it)."""
+    if type(value) is tuple:
+        n = len(value)
+        a = value[0] if n else 0
+        b = value[1] if n == 2 else 0
+        if n < 3 and type(a) is int and type(b) is int and 0 <= a <= SIZE_LIMIT and 0 <= b <= SIZE_LIMIT:
+            return (a, b)
+    return None
+
+
+_ORIGIN_PADS = {1: (0, 0), 2: (0,), 3: ()}  # by length: what triple pads an origin with
+_NO_PITCHES = (0, 0)  # pitch_pair(None)
+_REGION_PADS = {1: (1, 1), 2: (1,), 3: ()}
+_from_buffer, _NULL, _host_rect_call = ffi.from_buffer, ffi.NULL, lib.pycl_host_rect
+_new_object, _gc, _release_event = object.__new__, ffi.gc, lib.pycl_event_release
+
+# enqueue_copy(queue, buffer, host, buffer_origin=...) and the reverse.
+write_buffer_rect: Route = _host_rect_route(False)
+read_buffer_rect: Route = _host_rect_route(True)
 
 
 def copy_buffer_rect(
@@ -284,20 +433,11 @@ def copy_buffer_rect(
                 lib.CL_MEM_COPY_OVERLAP,
             )
     out, out_int = out_cell()
-    status = lib.pycl_enqueue_copy_buffer_rect(
-        q,
-        src_mem,
-        dst_mem,
-        ffi.new("size_t[3]", src_origin),
-        ffi.new("size_t[3]", dst_origin),
-        ffi.new("size_t[3]", region),
-        s_row,
-        s_slice,
-        d_row,
-        d_slice,
-        count,
-        events,
-        out,
+    sx, sy, sz = src_origin
+    dx, dy, dz = dst_origin
+    rx, ry, rz = region
+    status = lib.pycl_buffer_rect_copy(
+        q, src_mem, dst_mem, sx, sy, sz, dx, dy, dz, rx, ry, rz, s_row, s_slice, d_row, d_slice, count, events, out
     )
     if status == lib.CL_MEM_COPY_OVERLAP and src._root_ptr == dest._root_ptr:
         # PoCL 3.0/3.1 misjudge overlap in clEnqueueCopyBufferRect on one

@@ -34,13 +34,13 @@ import numpy as np
 
 from pycl import _wards
 from pycl import budget as _budget
-from pycl._args import dtype_of, map_flags_value, mem_handle, size_value, wait_list
+from pycl._args import VALID_MAP_FLAGS, dtype_of, map_flags_value, mem_handle, size_value, wait_list
 from pycl._enqueue import enqueued
 from pycl._lib import ffi, lib
-from pycl.errors import logic_error
+from pycl.errors import check, logic_error
 from pycl.event import Event, out_cell
 from pycl.memory import MemoryObject, array_interface, array_layout
-from pycl.queue import queue_handle
+from pycl.queue import CommandQueue, queue_handle
 
 if TYPE_CHECKING:
     from types import TracebackType
@@ -50,7 +50,6 @@ if TYPE_CHECKING:
 
     from pycl._typing import Extent, Size, WaitList
     from pycl.memory import Buffer
-    from pycl.queue import CommandQueue
 
 __all__ = ["MemoryMap", "enqueue_map_buffer"]
 
@@ -70,17 +69,24 @@ class MemoryMap:
     _charged: int
     __array_interface__: dict[str, Any]
 
-    @classmethod
-    def _adopt(cls, record: Any, mem: MemoryObject, nbytes: int) -> MemoryMap:
-        """The map of a shim mapping record (``struct pycl_mapping *``) of
-        ``nbytes`` of ``mem``; collection unmaps in C (``pycl_mapping_free``)."""
-        memory_map = cls()
-        memory_map._mapping = ffi.gc(record, lib.pycl_mapping_free)
+    @staticmethod
+    def _adopt(result: Any, mem: MemoryObject, nbytes: int) -> tuple[MemoryMap, Event]:
+        """The map and the map command's Event that a map left in ``result``
+        (``struct pycl_map_result``, from ``out_cell``): ``nbytes`` of
+        ``mem``; collection unmaps in C (``pycl_mapping_free``). The caller
+        sets the map's ``__array_interface__``, from what it read of
+        ``result`` before: charging the budget may collect garbage, whose
+        finalizers may map again on this thread and overwrite ``result``."""
+        event = _new_object(Event)
+        event._ptr = result.event_address
+        event._handle = _gc(result.event, _release_event)
+        memory_map = _new_object(MemoryMap)
+        memory_map._mapping = _gc(result.mapping, _mapping_free)
         memory_map._mem = mem
         if _budget.enabled:
             _budget.charge(mem._context, nbytes)
             memory_map._charged = nbytes
-        return memory_map
+        return memory_map, event
 
     @property
     def is_released(self) -> bool:
@@ -91,6 +97,22 @@ class MemoryMap:
         ``wait_for``; returns its Event. A second call raises LogicError."""
         routine = "MemoryMap.release"
         mapping = self._mapping
+        if queue is None and not wait_for:
+            # The common call, on the mapping queue after nothing else: the
+            # shim refuses a second unmap, which is then named as below.
+            out, out_int = out_cell()
+            status = _unmap(mapping, _NULL, 0, _NULL, out)
+            if status:
+                if mapping.ptr == _NULL:
+                    raise logic_error(routine, "this MemoryMap was already released (unmapped)")
+                check(status, "clEnqueueUnmapMemObject")
+            # take_event(Event, out, out_int), inlined.
+            event = _new_object(Event)
+            event._ptr = out_int[0]
+            event._handle = _gc(out[0], _release_event)
+            if _budget.enabled:
+                _budget.credit_object(self._mem._context, self)
+            return event
         if mapping.ptr == ffi.NULL:
             raise logic_error(routine, "this MemoryMap was already released (unmapped)")
         if queue is None:
@@ -153,9 +175,81 @@ def enqueue_map_buffer(
     (``order``, or ``strides`` which override it). Returns ``(array, event)``;
     ``array.base`` is the ``MemoryMap``. The mapped size is the bytes the
     array spans; it must lie inside the buffer and be at least one byte."""
-    routine = "enqueue_map_buffer"
     if _wards._pending:
         _wards.prune_completed_front()
+    # The common call in one pass (docs/design.md, "Errors and argument
+    # checks"): a live buffer of the queue's context, flags already seen for
+    # this buffer's host access, a plain offset, a plain shape in C order, no
+    # wait list, and the bytes inside the buffer. Anything else, mistakes
+    # included, takes the general path (_checked_map), which checks again and
+    # names it.
+    nbytes = 0
+    if (
+        type(queue) is CommandQueue
+        and isinstance(buf, MemoryObject)
+        and buf._transfer_kind == "buffer"
+        and type(flags) is int
+        and (flags, buf._flags) in VALID_MAP_FLAGS
+        and type(offset) is int
+        and offset >= 0
+        and strides is None
+        and order == "C"
+        and not wait_for
+    ):
+        q = queue._handle
+        mem = buf._handle
+        if q is not None and mem is not None and buf._ctx_ptr == queue._context._ptr:
+            array_dtype = dtype if isinstance(dtype, np.dtype) else dtype_of(dtype)
+            dims: tuple[int, ...] = (shape,) if type(shape) is int else shape  # type: ignore[assignment]  # tested below
+            if type(dims) is tuple:
+                nbytes = array_dtype.itemsize
+                for n in dims:
+                    if type(n) is not int or n < 0:
+                        nbytes = 0
+                        break
+                    nbytes *= n
+                if offset + nbytes > buf._size:
+                    nbytes = 0
+    if nbytes:
+        count, events, array_strides = 0, _NULL, None
+    else:
+        q, mem, flags, offset, dims, array_dtype, array_strides, nbytes, count, events = _checked_map(
+            queue, buf, flags, offset, shape, dtype, order, strides, wait_for
+        )
+    cell = out_cell("struct pycl_map_result")[0]
+    status = _map_buffer(q, mem, 1 if is_blocking else 0, flags, offset, nbytes, count, events, cell)
+    if status:
+        check(status, "clEnqueueMapBuffer", "offset %d, %d bytes" % (offset, nbytes))
+    result = cell[0]
+    address = result.address  # before _adopt, whose collection may map again on this thread
+    memory_map, event = MemoryMap._adopt(result, buf, nbytes)
+    if array_strides is None and array_dtype.fields is None and array_dtype.subdtype is None:
+        memory_map.__array_interface__ = {
+            "shape": dims,
+            "typestr": array_dtype.str,
+            "data": (address, False),
+            "version": 3,
+        }
+    else:
+        memory_map.__array_interface__ = array_interface(address, dims, array_dtype, array_strides)
+    return _asarray(memory_map), event
+
+
+def _checked_map(
+    queue: CommandQueue,
+    buf: Buffer,
+    flags: Size,
+    offset: Size,
+    shape: Union[Size, Extent],
+    dtype: DTypeLike,
+    order: str,
+    strides: Optional[Extent],
+    wait_for: WaitList,
+) -> tuple[Any, Any, int, int, tuple[int, ...], np.dtype[Any], Optional[tuple[Size, ...]], int, int, Any]:
+    """``enqueue_map_buffer``'s general path: every check, each mistake
+    named; returns what the map takes (queue and buffer handles, flags,
+    offset, shape, dtype, strides or None, bytes, wait list)."""
+    routine = "enqueue_map_buffer"
     q = queue_handle(queue, routine)
     if not isinstance(buf, MemoryObject) or buf._transfer_kind != "buffer":
         raise TypeError("%s: buf must be a pycl.Buffer, not %s" % (routine, type(buf).__name__))
@@ -173,19 +267,15 @@ def enqueue_map_buffer(
             "offset %d + %d bytes (shape %r, dtype %s) = %d is past the end of buf (%d bytes)"
             % (offset, nbytes, shape, dtype, offset + nbytes, buf._size),
         )
-    count, events = wait_list(wait_for, routine) if wait_for else _NO_WAIT
-    out, out_int = out_cell()
-    record = out_cell("struct pycl_mapping *")[0]
-    status = lib.pycl_mapping_map_buffer(
-        q, mem, 1 if is_blocking else 0, flags, offset, nbytes, count, events, out, record
-    )
-    event = enqueued(status, out, out_int, "clEnqueueMapBuffer", "offset %d, %d bytes", offset, nbytes)
-    memory_map = MemoryMap._adopt(record[0], buf, nbytes)
-    memory_map.__array_interface__ = array_interface(
-        int(_cast("intptr_t", memory_map._mapping.ptr)), shape, dtype, strides
-    )
-    return np.asarray(memory_map), event
+    count, events = wait_list(wait_for, routine)
+    return q, mem, flags, offset, shape, dtype, strides, nbytes, count, events
 
 
-_NO_WAIT = (0, ffi.NULL)
-_cast = ffi.cast
+_NULL, _gc, _new_object = ffi.NULL, ffi.gc, object.__new__
+_map_buffer, _unmap, _mapping_free, _release_event = (
+    lib.pycl_buffer_map,
+    lib.pycl_mapping_unmap,
+    lib.pycl_mapping_free,
+    lib.pycl_event_release,
+)
+_asarray = np.asarray

@@ -32,6 +32,7 @@ from pycl import constants as _constants
 from pycl._args import bits_value, fill_pattern, mem_handle, size_value, wait_list
 from pycl._buffer_copy import ALIASES, copy_buffer, fast_host_copy, read_buffer, write_buffer
 from pycl._enqueue import (
+    _host_types,
     enqueued,
     fills,
     kind_text,
@@ -94,7 +95,10 @@ def enqueue_copy(queue: CommandQueue, dest: object, src: object, **kwargs: Any) 
             event = fast_host_copy(queue, src, dest, True)
             if event is not None:
                 return event
-    candidates = routes.get((transfer_kind(dest), transfer_kind(src)))
+    # transfer_kind, inlined for host objects (one test).
+    dest_kind = "host" if type(dest) in _host_types else transfer_kind(dest)
+    src_kind = "host" if type(src) in _host_types else transfer_kind(src)
+    candidates = routes.get((dest_kind, src_kind))
     if candidates is None:
         raise TypeError(
             "enqueue_copy: cannot copy from %s to %s (host-to-host copies are unsupported)"
@@ -102,7 +106,7 @@ def enqueue_copy(queue: CommandQueue, dest: object, src: object, **kwargs: Any) 
         )
     for selector, keywords, function in candidates:
         if selector is None or selector in kwargs:
-            if kwargs and not keywords.issuperset(kwargs):
+            if not keywords.issuperset(kwargs):
                 unknown = sorted(set(kwargs) - keywords)
                 raise TypeError(
                     "enqueue_copy: unexpected keyword argument(s) %s for a copy from %s to %s; it takes %s"

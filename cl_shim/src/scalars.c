@@ -33,3 +33,77 @@ cl_int pycl_image_region(cl_command_queue queue, cl_mem image, int reading, cl_b
     return pycl_enqueue_write_image(queue, image, blocking, origin, region, row_pitch, slice_pitch, ptr, num_events,
                                     wait_list, event);
 }
+
+cl_int pycl_buffer_map(cl_command_queue queue, cl_mem buffer, cl_bool blocking, cl_map_flags flags, size_t offset,
+                       size_t size, cl_uint num_events, const cl_event *wait_list, struct pycl_map_result *result)
+{
+    cl_int status = pycl_mapping_map_buffer(queue, buffer, blocking, flags, offset, size, num_events, wait_list,
+                                            &result->event, &result->mapping);
+    if (status != CL_SUCCESS)
+        return status;
+    result->event_address = (intptr_t)result->event;
+    result->address = (intptr_t)result->mapping->ptr;
+    result->row_pitch = 0;
+    result->slice_pitch = 0;
+    return CL_SUCCESS;
+}
+
+cl_int pycl_image_map(cl_command_queue queue, cl_mem image, cl_bool blocking, cl_map_flags flags, size_t origin_x,
+                      size_t origin_y, size_t origin_z, size_t region_x, size_t region_y, size_t region_z,
+                      cl_uint num_events, const cl_event *wait_list, struct pycl_map_result *result)
+{
+    const size_t origin[3] = {origin_x, origin_y, origin_z};
+    const size_t region[3] = {region_x, region_y, region_z};
+    cl_int status =
+        pycl_mapping_map_image(queue, image, blocking, flags, origin, region, &result->row_pitch, &result->slice_pitch,
+                               num_events, wait_list, &result->event, &result->mapping);
+    if (status != CL_SUCCESS)
+        return status;
+    result->event_address = (intptr_t)result->event;
+    result->address = (intptr_t)result->mapping->ptr;
+    return CL_SUCCESS;
+}
+
+cl_int pycl_image_fill(cl_command_queue queue, cl_mem image, const void *fill_color, size_t origin_x, size_t origin_y,
+                       size_t origin_z, size_t region_x, size_t region_y, size_t region_z, cl_uint num_events,
+                       const cl_event *wait_list, cl_event *event)
+{
+    const size_t origin[3] = {origin_x, origin_y, origin_z};
+    const size_t region[3] = {region_x, region_y, region_z};
+    return pycl_enqueue_fill_image(queue, image, fill_color, origin, region, num_events, wait_list, event);
+}
+
+cl_int pycl_image_copy(cl_command_queue queue, cl_mem src, cl_mem dst, size_t src_x, size_t src_y, size_t src_z,
+                       size_t dst_x, size_t dst_y, size_t dst_z, size_t region_x, size_t region_y, size_t region_z,
+                       cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    const size_t src_origin[3] = {src_x, src_y, src_z};
+    const size_t dst_origin[3] = {dst_x, dst_y, dst_z};
+    const size_t region[3] = {region_x, region_y, region_z};
+    return pycl_enqueue_copy_image(queue, src, dst, src_origin, dst_origin, region, num_events, wait_list, event);
+}
+
+cl_int pycl_buffer_image_copy(cl_command_queue queue, cl_mem buffer, cl_mem image, int into_image, size_t offset,
+                              size_t origin_x, size_t origin_y, size_t origin_z, size_t region_x, size_t region_y,
+                              size_t region_z, cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    const size_t origin[3] = {origin_x, origin_y, origin_z};
+    const size_t region[3] = {region_x, region_y, region_z};
+    if (into_image)
+        return pycl_enqueue_copy_buffer_to_image(queue, buffer, image, offset, origin, region, num_events, wait_list,
+                                                 event);
+    return pycl_enqueue_copy_image_to_buffer(queue, image, buffer, origin, region, offset, num_events, wait_list,
+                                             event);
+}
+
+cl_int pycl_buffer_rect_copy(cl_command_queue queue, cl_mem src, cl_mem dst, size_t src_x, size_t src_y, size_t src_z,
+                             size_t dst_x, size_t dst_y, size_t dst_z, size_t region_x, size_t region_y,
+                             size_t region_z, size_t src_row_pitch, size_t src_slice_pitch, size_t dst_row_pitch,
+                             size_t dst_slice_pitch, cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    const size_t src_origin[3] = {src_x, src_y, src_z};
+    const size_t dst_origin[3] = {dst_x, dst_y, dst_z};
+    const size_t region[3] = {region_x, region_y, region_z};
+    return pycl_enqueue_copy_buffer_rect(queue, src, dst, src_origin, dst_origin, region, src_row_pitch,
+                                         src_slice_pitch, dst_row_pitch, dst_slice_pitch, num_events, wait_list, event);
+}
