@@ -520,10 +520,16 @@ def host_bytes(obj: HostSource, writable: bool, routine: str, name: str) -> Any:
     accepted too (its transpose is C-contiguous over the same bytes, as
     PyOpenCL accepts any contiguous array). Anything else is refused: not a
     buffer or not contiguous, ``TypeError`` (pycl never copies behind the
-    caller's back: a copy would silently drop the data of a read); read-only
-    where the transfer writes into host memory (``writable``),
+    caller's back: a copy would silently drop the data of a read); a numpy
+    array of Python objects, ``TypeError`` (a read would write pointers);
+    read-only where the transfer writes into host memory (``writable``),
     ``LogicError``. ``name`` is the argument's name for messages.
     """
+    if isinstance(obj, np.ndarray) and obj.dtype.hasobject:
+        raise TypeError(
+            "%s: %s (%s) holds Python objects, whose bytes are pointers: pass an array of plain values"
+            % (routine, name, describe(obj))
+        )
     try:
         return ffi.from_buffer(obj, require_writable=writable)
     except (TypeError, ValueError, BufferError):

@@ -8,6 +8,8 @@ from __future__ import annotations
 import warnings
 from typing import TYPE_CHECKING, Any, Optional
 
+import numpy as np
+
 from pycl import _wards
 from pycl import constants as _constants
 from pycl import staging as _staging
@@ -83,6 +85,8 @@ def fast_host_copy(queue: CommandQueue, buf: MemoryObject, host_obj: object, rea
         or buf._flags & (NO_HOST_READ if reading else NO_HOST_WRITE)
     ):
         return None
+    if isinstance(host_obj, _ndarray) and host_obj.dtype.hasobject:
+        return None
     try:
         host = _from_buffer(host_obj, require_writable=reading)
     except (TypeError, ValueError, BufferError):
@@ -107,6 +111,7 @@ def fast_host_copy(queue: CommandQueue, buf: MemoryObject, host_obj: object, rea
 
 
 _from_buffer, _NULL = ffi.from_buffer, ffi.NULL
+_ndarray = np.ndarray
 _enqueue_read, _enqueue_write = lib.pycl_enqueue_read_buffer, lib.pycl_enqueue_write_buffer
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional, Union
 
+import numpy as np
+
 from pycl import _wards
 from pycl import constants as _constants
 from pycl import staging as _staging
@@ -292,7 +294,11 @@ def _image_host_route(reading: bool) -> Route:
                 row = rx * image._element
                 nbytes = row * ry * rz
                 try:
-                    host = _from_buffer("char[]", host_obj, reading)
+                    host = (
+                        None
+                        if isinstance(host_obj, _ndarray) and host_obj.dtype.hasobject
+                        else _from_buffer("char[]", host_obj, reading)
+                    )
                 except (TypeError, ValueError, BufferError):
                     host = None
                 if host is not None and nbytes <= len(host) and not (is_blocking and nbytes >= _staging.threshold):
@@ -345,6 +351,7 @@ def _image_host_route(reading: bool) -> Route:
 _SLICELESS = frozenset([_mot.IMAGE1D, _mot.IMAGE1D_BUFFER, _mot.IMAGE2D])  # host pitches without a slice pitch
 _IMAGE1D_ARRAY = _mot.IMAGE1D_ARRAY
 _from_buffer, _NULL, _image_region = ffi.from_buffer, ffi.NULL, lib.pycl_image_region
+_ndarray = np.ndarray
 _new_object, _gc, _release_event = object.__new__, ffi.gc, lib.pycl_event_release
 
 # enqueue_copy(queue, image, host) and enqueue_copy(queue, host, image).

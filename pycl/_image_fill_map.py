@@ -32,7 +32,7 @@ from pycl._lib import ffi, lib
 from pycl.errors import UnavailableError, check, logic_error
 from pycl.event import Event, out_cell, take_event
 from pycl.mapping import MemoryMap
-from pycl.memory import array_interface
+from pycl.memory import array_interface, plain_dtype
 from pycl.queue import CommandQueue, queue_handle
 from pycl.transfer import enqueue_fill_buffer
 
@@ -330,7 +330,11 @@ def enqueue_map_image(
             if plain:
                 array_dtype = dtype if isinstance(dtype, np.dtype) else dtype_of(dtype)
                 # No split unless the shape holds the region's bytes.
-                if _map_strides(dims[::-1], array_dtype.itemsize, box[3] * img._element, box[4], box[5], 1, 1) is None:
+                if (
+                    array_dtype.hasobject
+                    or _map_strides(dims[::-1], array_dtype.itemsize, box[3] * img._element, box[4], box[5], 1, 1)
+                    is None
+                ):
                     box = None
             else:
                 box = None
@@ -402,8 +406,7 @@ def _checked_map(
     if 0 in region:
         raise logic_error(routine, "region = %r maps no pixels; OpenCL maps at least one" % (region,))
     shape = sizes(shape, "shape", routine)
-    if not isinstance(dtype, np.dtype):
-        dtype = dtype_of(dtype)
+    dtype = plain_dtype(dtype, routine)
     element = img._element
     w, h, d = region
     if strides is None:

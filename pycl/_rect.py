@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
+import numpy as np
+
 from pycl import _wards
 from pycl import staging as _staging
 from pycl._args import (
@@ -283,7 +285,11 @@ def _host_rect_route(reading: bool) -> Route:
                 and not buf._flags & no_access
             ):
                 try:
-                    host = _from_buffer("char[]", host_obj, reading)
+                    host = (
+                        None
+                        if isinstance(host_obj, _ndarray) and host_obj.dtype.hasobject
+                        else _from_buffer("char[]", host_obj, reading)
+                    )
                 except (TypeError, ValueError, BufferError):
                     host = None
                 # rect_side's checks, passed or left to it (the ends bound
@@ -378,6 +384,7 @@ _ORIGIN_PADS = {1: (0, 0), 2: (0,), 3: ()}  # by length: what triple pads an ori
 _NO_PITCHES = (0, 0)  # pitch_pair(None)
 _REGION_PADS = {1: (1, 1), 2: (1,), 3: ()}
 _from_buffer, _NULL, _host_rect_call = ffi.from_buffer, ffi.NULL, lib.pycl_host_rect
+_ndarray = np.ndarray
 _new_object, _gc, _release_event = object.__new__, ffi.gc, lib.pycl_event_release
 
 # enqueue_copy(queue, buffer, host, buffer_origin=...) and the reverse.

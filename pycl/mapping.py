@@ -201,7 +201,7 @@ def enqueue_map_buffer(
         if q is not None and mem is not None and buf._ctx_ptr == queue._context._ptr:
             array_dtype = dtype if isinstance(dtype, np.dtype) else dtype_of(dtype)
             dims: tuple[int, ...] = (shape,) if type(shape) is int else shape  # type: ignore[assignment]  # tested below
-            if type(dims) is tuple:
+            if type(dims) is tuple and not array_dtype.hasobject:
                 nbytes = array_dtype.itemsize
                 for n in dims:
                     if type(n) is not int or n < 0:

@@ -95,12 +95,25 @@ def array_interface(
     return interface
 
 
+def plain_dtype(dtype: DTypeLike, routine: str) -> np.dtype[Any]:
+    """``numpy.dtype(dtype)``, refused if it holds Python objects: an array
+    over device, mapped or pinned memory would read its bytes as object
+    pointers."""
+    dtype = np.dtype(dtype)
+    if dtype.hasobject:
+        raise TypeError(
+            "%s: dtype %s holds Python objects, which memory outside Python cannot hold: pass a dtype of plain values"
+            % (routine, dtype)
+        )
+    return dtype
+
+
 def array_layout(
     shape: Union[Size, Extent], dtype: DTypeLike, order: str, strides: Optional[Extent], routine: str
 ) -> tuple[tuple[int, ...], np.dtype[Any], Optional[tuple[Size, ...]], int]:
     """``(shape, dtype, strides or None, nbytes spanned)`` for numpy-like
     ``shape``, ``dtype``, ``order`` and ``strides`` arguments."""
-    if strides is None and order == "C" and isinstance(dtype, np.dtype):
+    if strides is None and order == "C" and isinstance(dtype, np.dtype) and not dtype.hasobject:
         # The common case without numpy calls: C order, a dtype object
         # (numpy 2's dtypes are instances of np.dtype's subclasses).
         if type(shape) is int and 0 <= shape <= SIZE_LIMIT:
@@ -114,7 +127,7 @@ def array_layout(
             else:
                 return shape, dtype, None, count
     shape = sizes(shape, "shape", routine)
-    dtype = np.dtype(dtype)
+    dtype = plain_dtype(dtype, routine)
     itemsize = dtype.itemsize
     count = 1
     for n in shape:
