@@ -343,9 +343,6 @@ class SVMAllocation(SVMPointer, Handle):
     def get_info(self, param: int) -> NoReturn:
         raise logic_error("SVMAllocation.get_info", "SVM allocations have no info queries")
 
-    def __getattr__(self, name: str) -> NoReturn:
-        raise AttributeError("%r object has no attribute %r" % (type(self).__name__, name))
-
     def __repr__(self) -> str:
         if self._handle is None:
             return "<pycl.SVMAllocation released>"
