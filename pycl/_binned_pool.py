@@ -139,12 +139,17 @@ class BinnedPool:
         if not record:
             record = self._miss(size)
         handed = self._hand_out(record, size)
-        if _budget.enabled and self._budget_context is not None:
-            _budget.charge(self._budget_context, record.nbytes)
-            handed._charged = record.nbytes
+        if _budget.enabled:
+            self._charge(handed, record)
         return handed
 
     __call__ = allocate
+
+    def _charge(self, handed: Any, record: Any) -> None:
+        """Count a handed-out block in the collection budget (pycl.budget)."""
+        if self._budget_context is not None:
+            _budget.charge(self._budget_context, record.nbytes)
+            handed._charged = record.nbytes
 
     def free_held(self) -> None:
         """Free every held block."""
@@ -281,4 +286,6 @@ class BinnedPool:
         return record
 
     def _hand_out(self, record: Any, size: int) -> Any:
+        """The object a new ``record`` is handed out as (MemoryPool and
+        SVMPool do this inline in their own ``allocate``)."""
         raise NotImplementedError

@@ -24,6 +24,11 @@ struct bin {
     size_t count, capacity;
 };
 
+/* Pools of at most this many leading bits look bins up in a table indexed by
+ * bin number (64 << bits entries: 4 KiB at the default 4 bits) instead of a
+ * binary search, which mispredicts its branches when sizes vary. */
+#define INDEXED_BITS 8
+
 struct pycl_pool {
     pthread_mutex_t lock;
     int kind;
@@ -32,6 +37,7 @@ struct pycl_pool {
     size_t refs;      /* the owner's and one per handed-out record */
     struct bin *bins; /* sorted by nr */
     size_t nbins, bins_capacity;
+    uint32_t *index; /* bin number -> position in bins + 1 (0: none); NULL above INDEXED_BITS */
     struct pycl_pool_stats s;
 };
 
@@ -78,6 +84,13 @@ cl_int pycl_pool_create(int kind, unsigned leading_bits, struct pycl_pool **resu
     struct pycl_pool *pool = calloc(1, sizeof *pool);
     if (!pool)
         return CL_OUT_OF_HOST_MEMORY;
+    if (leading_bits <= INDEXED_BITS) {
+        pool->index = calloc((size_t)64 << leading_bits, sizeof *pool->index);
+        if (!pool->index) {
+            free(pool);
+            return CL_OUT_OF_HOST_MEMORY;
+        }
+    }
     pthread_mutex_init(&pool->lock, NULL);
     pool->kind = kind;
     pool->bits = leading_bits;
@@ -90,6 +103,10 @@ cl_int pycl_pool_create(int kind, unsigned leading_bits, struct pycl_pool **resu
 /* Under the lock: the bin `nr`, made if `make` (NULL if absent, or out of memory). */
 static struct bin *find_bin(struct pycl_pool *pool, uint64_t nr, int make)
 {
+    if (pool->index && pool->index[nr])
+        return &pool->bins[pool->index[nr] - 1];
+    if (pool->index && !make)
+        return NULL;
     size_t lo = 0, hi = pool->nbins;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
@@ -112,10 +129,15 @@ static struct bin *find_bin(struct pycl_pool *pool, uint64_t nr, int make)
     }
     memmove(&pool->bins[lo + 1], &pool->bins[lo], (pool->nbins - lo) * sizeof *pool->bins);
     ++pool->nbins;
+    if (pool->index)
+        for (size_t i = lo + 1; i < pool->nbins; ++i)
+            pool->index[pool->bins[i].nr] = (uint32_t)i + 1;
     struct bin *b = &pool->bins[lo];
     memset(b, 0, sizeof *b);
     b->nr = nr;
     b->nbytes = pycl_pool_alloc_size(pool->bits, nr);
+    if (pool->index)
+        pool->index[nr] = (uint32_t)lo + 1;
     return b;
 }
 
@@ -239,6 +261,7 @@ static void destroy(struct pycl_pool *pool)
     for (size_t i = 0; i < pool->nbins; ++i)
         free(pool->bins[i].blocks);
     free(pool->bins);
+    free(pool->index);
     pthread_mutex_destroy(&pool->lock);
     free(pool);
 }
