@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 __all__ = ["BinnedPool", "bin_number", "alloc_size"]
 
 _MISS = lib.PYCL_POOL_MISS
-_take, _gc = lib.pycl_pool_take, ffi.gc
+_take, _retake, _gc = lib.pycl_pool_take, lib.pycl_pool_retake, ffi.gc
 
 
 def bin_bits_value(leading_bits: int, name: str, routine: str) -> int:
@@ -135,7 +135,7 @@ class BinnedPool:
     def allocate(self, size: int) -> Any:
         if type(size) is not int or not 0 <= size <= SIZE_LIMIT:
             size = size_value(size, "size", type(self).__name__ + ".allocate")
-        record = _take(self._pool, size, 1)
+        record = _take(self._pool, size)
         if not record:
             record = self._miss(size)
         handed = self._hand_out(record, size)
@@ -220,7 +220,7 @@ class BinnedPool:
         except MemoryError:
             lib.pycl_pool_count_oom_retry(self._pool)
             _budget.collect()
-            record = _take(self._pool, size, 0)
+            record = _retake(self._pool, size)
             if record:
                 return record
             self.free_held()
@@ -244,7 +244,7 @@ class BinnedPool:
             if attempt:
                 lib.pycl_pool_count_oom_retry(self._pool)
                 _budget.collect()  # on PyPy, dropped objects wait for a collection
-                record = _take(self._pool, size, 0)
+                record = _retake(self._pool, size)
                 if record:
                     return record
             s = self._stats()

@@ -98,6 +98,7 @@ extern "Python" void pycl_event_callback(cl_event, cl_int, void *);
 # shim's own mutexes only, which no thread holds while it waits for the GIL.
 KEEPS_GIL: list[str] = [
     "pycl_pool_take",  # the hit path of a pool allocation (pool.c)
+    "pycl_pool_retake",
 ]
 
 

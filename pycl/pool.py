@@ -123,7 +123,7 @@ class MemoryPool(BinnedPool):
         # BinnedPool.allocate with _hand_out inline (the hot path).
         if type(size) is not int or not 0 <= size <= SIZE_LIMIT:
             size = size_value(size, "size", type(self).__name__ + ".allocate")
-        record = _take(self._pool, size, 1)
+        record = _take(self._pool, size)
         if not record:
             record = self._miss(size)
         pooled = _new_object(PooledBuffer)
@@ -268,7 +268,7 @@ class SVMPool(BinnedPool):
         # BinnedPool.allocate with the block handed out inline (the hot path).
         if type(size) is not int or not 0 <= size <= SIZE_LIMIT:
             size = size_value(size, "size", type(self).__name__ + ".allocate")
-        record = _take(self._pool, size, 1)
+        record = _take(self._pool, size)
         if not record:
             record = self._miss(size)
         tag = self._tag

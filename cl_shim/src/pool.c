@@ -28,6 +28,9 @@ struct bin {
  * bin number (64 << bits entries: 4 KiB at the default 4 bits) instead of a
  * binary search, which mispredicts its branches when sizes vary. */
 #define INDEXED_BITS 8
+/* Records of returned blocks kept for the next allocations (a malloc and a
+ * free fewer per allocation). */
+#define SPARE_RECORDS 16
 
 struct pycl_pool {
     pthread_mutex_t lock;
@@ -38,6 +41,8 @@ struct pycl_pool {
     struct bin *bins; /* sorted by nr */
     size_t nbins, bins_capacity;
     uint32_t *index; /* bin number -> position in bins + 1 (0: none); NULL above INDEXED_BITS */
+    struct pycl_pooled *spares[SPARE_RECORDS];
+    unsigned nspares;
     struct pycl_pool_stats s;
 };
 
@@ -156,10 +161,10 @@ static void activate(struct pycl_pool_stats *s, size_t nbytes, size_t size)
         s->peak_managed_bytes = managed;
 }
 
-static struct pycl_pooled *new_record(struct pycl_pool *pool, void *block, uintptr_t tag, uint64_t nr, size_t nbytes,
-                                      size_t size)
+/* Fills the record `p` (NULL: out of memory, returned as is). */
+static struct pycl_pooled *fill_record(struct pycl_pooled *p, struct pycl_pool *pool, void *block, uintptr_t tag,
+                                       uint64_t nr, size_t nbytes, size_t size)
 {
-    struct pycl_pooled *p = malloc(sizeof *p);
     if (!p)
         return NULL;
     p->mem = pool->kind == PYCL_POOL_BUFFERS ? block : NULL;
@@ -180,7 +185,7 @@ cl_int pycl_pool_status(void)
     return last_status;
 }
 
-struct pycl_pooled *pycl_pool_take(struct pycl_pool *pool, size_t size, int count)
+static struct pycl_pooled *take(struct pycl_pool *pool, size_t size, int count)
 {
     uint64_t nr = pycl_pool_bin_number(pool->bits, size);
     pthread_mutex_lock(&pool->lock);
@@ -193,7 +198,8 @@ struct pycl_pooled *pycl_pool_take(struct pycl_pool *pool, size_t size, int coun
         return NULL;
     }
     struct held h = b->blocks[b->count - 1];
-    struct pycl_pooled *p = new_record(pool, h.block, h.tag, nr, b->nbytes, size);
+    struct pycl_pooled *spare = pool->nspares ? pool->spares[--pool->nspares] : malloc(sizeof *spare);
+    struct pycl_pooled *p = fill_record(spare, pool, h.block, h.tag, nr, b->nbytes, size);
     if (!p) {
         pthread_mutex_unlock(&pool->lock);
         last_status = CL_OUT_OF_HOST_MEMORY;
@@ -209,11 +215,21 @@ struct pycl_pooled *pycl_pool_take(struct pycl_pool *pool, size_t size, int coun
     return p;
 }
 
+struct pycl_pooled *pycl_pool_take(struct pycl_pool *pool, size_t size)
+{
+    return take(pool, size, 1);
+}
+
+struct pycl_pooled *pycl_pool_retake(struct pycl_pool *pool, size_t size)
+{
+    return take(pool, size, 0);
+}
+
 struct pycl_pooled *pycl_pool_adopt(struct pycl_pool *pool, size_t size, void *block)
 {
     uint64_t nr = pycl_pool_bin_number(pool->bits, size);
     size_t nbytes = pycl_pool_alloc_size(pool->bits, nr);
-    struct pycl_pooled *p = new_record(pool, block, 0, nr, nbytes, size);
+    struct pycl_pooled *p = fill_record(malloc(sizeof *p), pool, block, 0, nr, nbytes, size);
     if (!p) {
         last_status = CL_OUT_OF_HOST_MEMORY;
         return NULL;
@@ -262,6 +278,8 @@ static void destroy(struct pycl_pool *pool)
         free(pool->bins[i].blocks);
     free(pool->bins);
     free(pool->index);
+    while (pool->nspares)
+        free(pool->spares[--pool->nspares]);
     pthread_mutex_destroy(&pool->lock);
     free(pool);
 }
@@ -302,6 +320,10 @@ void pycl_pool_return(struct pycl_pooled *p)
         to_free = block; /* not holding (or no memory for the bin): freed */
     }
     int last = --pool->refs == 0;
+    if (!last && pool->nspares < SPARE_RECORDS) {
+        pool->spares[pool->nspares++] = p;
+        p = NULL;
+    }
     pthread_mutex_unlock(&pool->lock);
     free(p);
     if (to_free)

@@ -49,12 +49,14 @@ cl_int pycl_pool_create(int kind, unsigned leading_bits, struct pycl_pool **pool
  * blocks go when the last handed-out block has come back too. Never blocks. */
 void pycl_pool_unref(struct pycl_pool *pool);
 
-/* Counts an allocation of `size` bytes (if `count`: not when retrying one)
- * and hands out a held block of its bin; NULL if there is none
- * (pycl_pool_status() says PYCL_POOL_MISS) or the record cannot be made
- * (CL_OUT_OF_HOST_MEMORY). The record is returned rather than stored through
- * an output pointer: Python's hot path needs no output cell. */
-struct pycl_pooled *pycl_pool_take(struct pycl_pool *pool, size_t size, int count);
+/* Counts an allocation of `size` bytes and hands out a held block of its
+ * bin; NULL if there is none (pycl_pool_status() says PYCL_POOL_MISS) or the
+ * record cannot be made (CL_OUT_OF_HOST_MEMORY). The record is returned rather
+ * than stored through an output pointer: Python's hot path needs no output
+ * cell. Never calls the driver (its CPython wrapper keeps the GIL). */
+struct pycl_pooled *pycl_pool_take(struct pycl_pool *pool, size_t size);
+/* pycl_pool_take for an allocation already counted (a retry). */
+struct pycl_pooled *pycl_pool_retake(struct pycl_pool *pool, size_t size);
 /* Hands out `block` (a cl_mem or a struct pycl_svm * of the bin's size, just
  * allocated) for `size` bytes; the pool takes a reference of its own. NULL
  * if the record cannot be made (CL_OUT_OF_HOST_MEMORY). */
