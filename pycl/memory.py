@@ -359,6 +359,10 @@ class Buffer(MemoryObject):
     _parent: Optional[Buffer]  # the root buffer of a sub-buffer, else None
     _root_ptr: int
     _origin: int  # offset in the root buffer
+    # The same for every buffer: class attributes instead of slots set at
+    # each creation (the slots of MemoryObject they shadow stay unused).
+    _type = _BUFFER
+    _transfer_kind = "buffer"
 
     def __init__(self, context: Context, flags: Size, size: Size = 0, hostbuf: Optional[HostSource] = None) -> None:
         # The common case first: flags already found valid without a hostbuf
@@ -392,10 +396,8 @@ class Buffer(MemoryObject):
         self._handle = _gc(cell[0], _release_mem)  # no size: see _adopt
         self._size = size
         self._flags = flags
-        self._type = _BUFFER
         self._context = context
         self._ctx_ptr = context._ptr
-        self._transfer_kind = "buffer"
         self._parent = None
         self._root_ptr = ptr
         self._origin = 0
@@ -403,10 +405,15 @@ class Buffer(MemoryObject):
         self._hostbuf = hostbuf if flags & _USE else None
 
     def _init_from_handle(self) -> None:
-        MemoryObject._init_from_handle(self)
-        if self._type != _BUFFER:
-            raise logic_error("Buffer.from_int_ptr", "the memory object is not a buffer (type 0x%x)" % self._type)
-        parent = _info.query(self, "mem", _constants.mem_info.ASSOCIATED_MEMOBJECT)
+        mi = _constants.mem_info
+        mem_type = _info.query(self, "mem", mi.TYPE)
+        if mem_type != _BUFFER:
+            raise logic_error("Buffer.from_int_ptr", "the memory object is not a buffer (type 0x%x)" % mem_type)
+        self._size = _info.query(self, "mem", mi.SIZE)
+        self._flags = _info.query(self, "mem", mi.FLAGS)
+        self._context = _info.query(self, "mem", mi.CONTEXT)
+        self._ctx_ptr = self._context._ptr
+        parent = _info.query(self, "mem", mi.ASSOCIATED_MEMOBJECT)
         self._parent = parent
         self._root_ptr = parent._root_ptr if parent is not None else self._ptr
         self._origin = (
@@ -429,22 +436,25 @@ class Buffer(MemoryObject):
         """``buf[start:stop]``: a sub-buffer of the byte range, with this
         buffer's access flags (never its host-pointer flags)."""
         routine = "Buffer.__getitem__"
-        if not isinstance(slc, slice):
+        if type(slc) is not slice:  # (slice has no subclasses)
             raise TypeError("%s: buffers are sliced with a slice of bytes, not %s" % (routine, type(slc).__name__))
-        start, stop, step = slc.indices(self.size)
+        if self._handle is None:
+            self._live()  # raises: released
+        start, stop, step = slc.indices(self._size)
         if step != 1:
             raise logic_error(routine, "a buffer slice must have step 1, got %r" % (slc.step,))
         if stop <= start:
             raise logic_error(routine, "the slice %r of %d bytes is empty" % (slc, self._size))
-        return self._sub_buffer(start, stop - start, self._flags & (ACCESS_FLAGS | HOST_ACCESS_FLAGS), routine)
+        return self._sub_buffer(start, stop - start, self._flags & _SLICE_FLAGS, routine)
 
     def _sub_buffer(self, origin: Size, size: Size, flags: Size, routine: str) -> Buffer:
         # The common case in a few look-ups: the (flags, parent's flags) pair
         # and the context's alignments were checked before, plain ints that
         # fit. Anything else (and every failure) takes _check_sub_buffer,
         # which checks the same and names what is wrong.
-        root = self if self._parent is None else self._parent
-        sub_flags = _sub_flags.get((flags, self._flags)) if type(flags) is int else None
+        parent = self._parent
+        root = self if parent is None else parent
+        sub_flags = _sub_flags.get(self._flags, _NO_FLAGS).get(flags) if type(flags) is int else None
         aligns = root._context._sub_aligns
         if (
             sub_flags is None
@@ -459,13 +469,14 @@ class Buffer(MemoryObject):
         ):
             origin, size, flags, sub_flags, aligns = self._check_sub_buffer(origin, size, flags, root, routine)
         at = self._origin + origin  # offset in the root buffer
-        for align in aligns:
-            if not at % align:
-                break
-        else:
-            raise _misaligned(origin, at, root, routine)
+        if at:
+            for align in aligns:
+                if not at % align:
+                    break
+            else:
+                raise _misaligned(origin, at, root, routine)
         cell, cell_int = out_cell("cl_mem")
-        status = lib.pycl_buffer_create_sub(root._handle, flags, at, size, cell)
+        status = _create_sub(root._handle, flags, at, size, cell)
         if status:
             raise error_for(
                 status, "clCreateSubBuffer", "origin %d, size %d, flags %s" % (at, size, _mf.to_string(flags, "0x%x"))
@@ -478,10 +489,8 @@ class Buffer(MemoryObject):
         sub._arg = None
         sub._size = size
         sub._flags = sub_flags
-        sub._type = _BUFFER
         sub._context = root._context
         sub._ctx_ptr = root._ctx_ptr
-        sub._transfer_kind = "buffer"
         sub._parent = root
         sub._root_ptr = root._ptr
         sub._origin = at
@@ -528,7 +537,7 @@ class Buffer(MemoryObject):
         sub_flags = access | host_access | (parent_flags & HOST_PTR_FLAGS)
         aligns = tuple(_base_align(d) for d in root._context.devices)
         if type(given) is int and len(_sub_flags) < 4096:
-            _sub_flags[(given, parent_flags)] = sub_flags
+            _sub_flags.setdefault(parent_flags, {})[given] = sub_flags
         root._context._sub_aligns = aligns
         return origin, size, flags, sub_flags, aligns
 
@@ -544,10 +553,13 @@ def _misaligned(origin: int, at: int, root: Buffer, routine: str) -> LogicError:
     )
 
 
-# (flags, parent's flags) found valid -> the sub-buffer's cached flags.
-_sub_flags: dict[tuple[int, int], int] = {}
+# parent's flags -> {flags found valid -> the sub-buffer's cached flags}.
+_sub_flags: dict[int, dict[int, int]] = {}
+_NO_FLAGS: dict[int, int] = {}
+# The flags of a slice buf[a:b]: the parent's access flags.
+_SLICE_FLAGS = ACCESS_FLAGS | HOST_ACCESS_FLAGS
 _new_object = object.__new__
-_release_sub = lib.pycl_sub_buffer_release
+_create_sub, _release_sub = lib.pycl_buffer_create_sub, lib.pycl_sub_buffer_release
 
 
 def _wrap_mem(raw: Any) -> MemoryObject:

@@ -23,7 +23,6 @@ import warnings
 from typing import TYPE_CHECKING, Any, Optional
 
 from pycl import budget as _budget
-from pycl import constants as _constants
 from pycl._args import SIZE_LIMIT, size_value
 from pycl._binned_pool import BinnedPool, alloc_size, bin_number
 from pycl._lib import ffi, lib
@@ -40,7 +39,6 @@ if TYPE_CHECKING:
     from pycl.queue import CommandQueue
     from pycl.svm import SVMAllocation
 
-_BUFFER_TYPE = _constants.mem_object_type.BUFFER
 _take, _return, _gc, _ffi_release = lib.pycl_pool_take, lib.pycl_pool_return, ffi.gc, ffi.release
 _new_object = object.__new__
 
@@ -58,8 +56,6 @@ class PooledBuffer(Buffer):
     # The same for every pooled buffer: class attributes instead of slots set
     # at each allocation (the slots of MemoryObject/Buffer they shadow are
     # never written for a PooledBuffer).
-    _type = _BUFFER_TYPE
-    _transfer_kind = "buffer"
     _hostbuf = None
     _parent = None
     _origin = 0
