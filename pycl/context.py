@@ -40,12 +40,13 @@ class Context(Handle):
     ``properties`` (by default the first platform that has such devices)."""
 
     # __dict__: PyOpenCL's Python layer memoizes on contexts (pycl.pyopencl_cl)
-    __slots__ = ("_devices", "_stager", "_between_stager", "_account", "_sub_aligns", "_memo", "__dict__")
+    __slots__ = ("_devices", "_stager", "_between_stager", "_account", "_sub_aligns", "_svm_flags", "_memo", "__dict__")
     _devices: Optional[list[Device]]
     _stager: Any
     _between_stager: Any
     _account: Optional[DeviceAccount]
     _sub_aligns: Optional[tuple[int, ...]]
+    _svm_flags: set[int]
     _memo: dict[Any, Any]
     _ctype = "cl_context"
     _retain = lib.pycl_context_retain
@@ -95,6 +96,7 @@ class Context(Handle):
         self._between_stager = None  # pinned slots for copies to other devices and contexts (pycl.staging)
         self._account = None  # its device's collection budget (pycl.budget), found at first use
         self._sub_aligns = None  # its devices' sub-buffer alignments in bytes (Buffer), found at first use
+        self._svm_flags = set()  # the svm_mem_flags found usable on its devices (SVMAllocation)
         self._memo = {}  # what checks found out about its devices (images), by key
 
     def _get_cl_version(self) -> tuple[int, int]:
