@@ -290,7 +290,7 @@ class MemoryObject(Handle):
         return "<pycl.%s of %d bytes at 0x%x>" % (type(self).__name__, self._size, self._ptr)
 
 
-_create = lib.pycl_buffer_create
+_create, _new = lib.pycl_buffer_create, lib.pycl_buffer_new
 _release_mem = lib.pycl_mem_release
 
 
@@ -369,9 +369,14 @@ class Buffer(MemoryObject):
         # (one dict look-up stands for the whole flag check) and a plain
         # positive size. Everything else takes _buffer_args, which checks
         # the same and more.
-        checked = _checked_flags.get(flags) if type(flags) is int and hostbuf is None else None
-        if checked is not None and type(size) is int and 0 < size <= SIZE_LIMIT:
-            flags, host = checked, _NULL
+        if (
+            hostbuf is None
+            and type(flags) is int
+            and type(size) is int
+            and 0 < size <= SIZE_LIMIT
+            and flags in _checked_flags
+        ):
+            flags, host = _checked_flags[flags], _NULL
         else:
             flags, size, host = _buffer_args(flags, size, hostbuf)
         try:
@@ -384,7 +389,10 @@ class Buffer(MemoryObject):
             _budget.charge(context, size)
             self._charged = size
         cell, cell_int = out_cell("cl_mem")
-        status = _create(context_handle, _NULL, flags, size, host, cell)
+        if host is _NULL:
+            status = _new(context_handle, flags, size, cell)
+        else:
+            status = _create(context_handle, _NULL, flags, size, host, cell)
         if status:
             if status in ALLOCATION_FAILURES:
                 _budget.collect()  # collected objects give their memory back (see _adopt)
