@@ -99,6 +99,7 @@ extern "Python" void pycl_event_callback(cl_event, cl_int, void *);
 KEEPS_GIL: list[str] = [
     "pycl_pool_take",  # the hit path of a pool allocation (pool.c)
     "pycl_pool_retake",
+    "pycl_pool_settle",
 ]
 
 

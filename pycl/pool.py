@@ -22,7 +22,6 @@ from __future__ import annotations
 import warnings
 from typing import TYPE_CHECKING, Any, Optional
 
-from pycl import budget as _budget
 from pycl._args import SIZE_LIMIT, size_value
 from pycl._binned_pool import BinnedPool, alloc_size, bin_number
 from pycl._lib import ffi, lib
@@ -64,9 +63,7 @@ class PooledBuffer(Buffer):
         if self._handle is None:
             raise self._released_error("PooledBuffer.release")
         self._handle = None
-        _ffi_release(self._record)  # the block goes back to its bin
-        if _budget.enabled:
-            _budget.credit_object(self._context, self)
+        _ffi_release(self._record)  # the block goes back to its bin (the shim counts it for the budget)
 
     # PyOpenCL 2026.1's PooledBuffer has these for the API of PooledSVM, and
     # they do nothing there: its buffer pools, as pycl's, leave ordering the
@@ -131,8 +128,6 @@ class MemoryPool(BinnedPool):
         pooled._context = self._context
         pooled._ctx_ptr = self._ctx_ptr
         pooled._arg = None
-        if _budget.enabled:
-            self._charge(pooled, record)
         return pooled
 
     __call__ = allocate
@@ -151,14 +146,13 @@ class PooledSVM(SVMPointer):
     ``release()`` or collection returns the block to its pool. Equality and
     hash follow the pointer."""
 
-    __slots__ = ("_record", "_ptr", "_size", "_queue", "_pool", "_context", "_charged", "__weakref__")
+    __slots__ = ("_record", "_ptr", "_size", "_queue", "_pool", "_context", "__weakref__")
     _record: Any  # the shim's pool record (ffi.gc: returns the block); None once released
     _ptr: int
     _size: int
     _queue: Optional[CommandQueue]
     _pool: SVMPool
     _context: Context
-    _charged: int
 
     def _pointer(self, routine: str) -> tuple[int, int, PooledSVM]:
         if self._record is None:
@@ -187,9 +181,7 @@ class PooledSVM(SVMPointer):
         ``LogicError``."""
         self._pointer("PooledSVM.release")
         record, self._record = self._record, None
-        _ffi_release(record)
-        if _budget.enabled:
-            _budget.credit_object(self._context, self)
+        _ffi_release(record)  # the shim counts it for the budget
 
     def enqueue_release(self) -> None:
         """Synonym for ``release`` (PyOpenCL takes no queue or events here)."""
@@ -278,8 +270,6 @@ class SVMPool(BinnedPool):
         pooled._queue = self._queue
         pooled._pool = self
         pooled._context = self._context
-        if _budget.enabled:
-            self._charge(pooled, record)
         return pooled
 
     __call__ = allocate

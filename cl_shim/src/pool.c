@@ -40,7 +40,9 @@ struct pycl_pool {
     size_t refs;      /* the owner's and one per handed-out record */
     struct bin *bins; /* sorted by nr */
     size_t nbins, bins_capacity;
-    uint32_t *index; /* bin number -> position in bins + 1 (0: none); NULL above INDEXED_BITS */
+    uint32_t *index;        /* bin number -> position in bins + 1 (0: none); NULL above INDEXED_BITS */
+    size_t taken, returned; /* bytes handed out and returned since pycl_pool_settle */
+    size_t settle_step;     /* pycl_pool_take refuses once `taken` reaches it (0: never) */
     struct pycl_pooled *spares[SPARE_RECORDS];
     unsigned nspares;
     struct pycl_pool_stats s;
@@ -191,6 +193,11 @@ static struct pycl_pooled *take(struct pycl_pool *pool, size_t size, int count)
     pthread_mutex_lock(&pool->lock);
     if (count)
         pool->s.allocations += 1;
+    if (pool->settle_step && pool->taken >= pool->settle_step) {
+        pthread_mutex_unlock(&pool->lock);
+        last_status = PYCL_POOL_SETTLE;
+        return NULL;
+    }
     struct bin *b = find_bin(pool, nr, 0);
     if (!b || !b->count) {
         pthread_mutex_unlock(&pool->lock);
@@ -209,6 +216,7 @@ static struct pycl_pooled *take(struct pycl_pool *pool, size_t size, int count)
     pool->s.hits += 1;
     pool->s.held_blocks -= 1;
     pool->s.held_bytes -= b->nbytes;
+    pool->taken += b->nbytes;
     activate(&pool->s, b->nbytes, size);
     pool->refs += 1;
     pthread_mutex_unlock(&pool->lock);
@@ -239,6 +247,7 @@ struct pycl_pooled *pycl_pool_adopt(struct pycl_pool *pool, size_t size, void *b
     else if (pool->kind == PYCL_POOL_BUFFERS)
         pycl_mem_retain(block);
     pthread_mutex_lock(&pool->lock);
+    pool->taken += nbytes;
     activate(&pool->s, nbytes, size);
     pool->refs += 1;
     pthread_mutex_unlock(&pool->lock);
@@ -295,6 +304,7 @@ void pycl_pool_return(struct pycl_pooled *p)
     s->active_blocks -= 1;
     s->active_bytes -= p->size;
     s->active_alloc_bytes -= p->nbytes;
+    pool->returned += p->nbytes;
     /* A buffer's or an opaque block's address is the block itself. */
     void *block = p->svm ? (void *)p->svm : (void *)p->address;
     struct bin *b = pool->holding ? find_bin(pool, p->bin, 1) : NULL;
@@ -359,6 +369,17 @@ size_t pycl_pool_stop_holding(struct pycl_pool *pool)
     pool->holding = 0;
     pthread_mutex_unlock(&pool->lock);
     return pycl_pool_free_held(pool, 0);
+}
+
+size_t pycl_pool_settle(struct pycl_pool *pool, size_t step, size_t *returned)
+{
+    pthread_mutex_lock(&pool->lock);
+    size_t taken = pool->taken;
+    *returned = pool->returned;
+    pool->taken = pool->returned = 0;
+    pool->settle_step = step;
+    pthread_mutex_unlock(&pool->lock);
+    return taken;
 }
 
 void pycl_pool_count_oom_retry(struct pycl_pool *pool)
