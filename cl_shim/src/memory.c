@@ -20,11 +20,6 @@ cl_int pycl_buffer_create(cl_context context, const cl_mem_properties *propertie
     PYCL_DISPATCH_CREATE(buffer, context, V10, clCreateBuffer, context, flags, size, host_ptr);
 }
 
-cl_int pycl_buffer_new(cl_context context, cl_mem_flags flags, size_t size, cl_mem *buffer)
-{
-    PYCL_DISPATCH_CREATE(buffer, context, V10, clCreateBuffer, context, flags, size, NULL);
-}
-
 /* NVIDIA OpenCL 3.0 (CUDA 13.0, driver 580.159, H200) crashes inside
  * clReleaseMemObject when a sub-buffer is destroyed while a younger sub-buffer
  * of the same parent lives, if the younger one was created over a range with

@@ -33,3 +33,8 @@ cl_int pycl_image_region(cl_command_queue queue, cl_mem image, int reading, cl_b
     return pycl_enqueue_write_image(queue, image, blocking, origin, region, row_pitch, slice_pitch, ptr, num_events,
                                     wait_list, event);
 }
+
+cl_int pycl_buffer_new(cl_context context, cl_mem_flags flags, size_t size, cl_mem *buffer)
+{
+    PYCL_DISPATCH_CREATE(buffer, context, V10, clCreateBuffer, context, flags, size, NULL);
+}

@@ -4,9 +4,6 @@
  * clCreateBuffer; properties may be NULL. */
 cl_int pycl_buffer_create(cl_context context, const cl_mem_properties *properties, cl_mem_flags flags, size_t size,
                           void *host_ptr, cl_mem *buffer);
-/* clCreateBuffer without properties or host memory, in four arguments
- * (Buffer's common case: each argument of a call costs on CPython). */
-cl_int pycl_buffer_new(cl_context context, cl_mem_flags flags, size_t size, cl_mem *buffer);
 cl_int pycl_buffer_create_sub(cl_mem buffer, cl_mem_flags flags, size_t origin, size_t size, cl_mem *sub_buffer);
 /* The ffi.gc destructor of the reference pycl_buffer_create_sub returned:
  * sub-buffers of one parent are released youngest first (an NVIDIA defect,
