@@ -1,5 +1,6 @@
-/* The scalar forms of scalars.h: each builds its arrays on the stack and
- * calls the array form, which does the work (and the drivers' workarounds). */
+/* The scalar and short forms of scalars.h: each builds its arrays on the
+ * stack and calls the full form, which does the work (and the drivers'
+ * workarounds). */
 #include "dispatch.h"
 
 cl_int pycl_host_rect(cl_command_queue queue, cl_mem buffer, int reading, cl_bool blocking, size_t buffer_x,
@@ -36,5 +37,5 @@ cl_int pycl_image_region(cl_command_queue queue, cl_mem image, int reading, cl_b
 
 cl_int pycl_buffer_new(cl_context context, cl_mem_flags flags, size_t size, cl_mem *buffer)
 {
-    PYCL_DISPATCH_CREATE(buffer, context, V10, clCreateBuffer, context, flags, size, NULL);
+    return pycl_buffer_create(context, NULL, flags, size, NULL, buffer);
 }
