@@ -113,7 +113,7 @@ class MemoryPool(BinnedPool):
         self._flags = self._context = self._ctx_ptr = None  # of the blocks, from the first one
 
     def allocate(self, size: int) -> PooledBuffer:
-        # BinnedPool.allocate with _hand_out inline (the hot path).
+        # BinnedPool.allocate with the block handed out inline (the hot path).
         if type(size) is not int or not 0 <= size <= SIZE_LIMIT:
             size = size_value(size, "size", type(self).__name__ + ".allocate")
         record = _take(self._pool, size)
