@@ -42,6 +42,9 @@ ROWS = [
     "fill_image 512x512 (+ wait)",
     "map+unmap image 512x512 (+ wait)",
     "Buffer create+release",
+    "sub-buffer buf[0:1024] create+release",
+    "MemoryPool allocate+release 4 KiB (a held block)",
+    "SVMAllocation 4 KiB create+release (no queue)",
     "create_image 512x512 + release",
     "kernel launch: typed call knl(queue, (64,), None, buf, 1.0, 64)",
     "kernel launch: enqueue_nd_range_kernel (arguments set before)",
@@ -93,6 +96,10 @@ def public_ops(s):
         array.base.release().wait()
 
     knl, kbuf, waits = kernel_setup(cl, ctx, queue)
+    parent = cl.Buffer(ctx, mf.READ_WRITE, 1 << 20)
+    pool = s.tools.MemoryPool(s.tools.ImmediateAllocator(queue))
+    pool.allocate(4096).release()
+    svm_skip = s.svm_skip()
 
     functions = [
         lambda: cl.enqueue_copy(queue, buf8, host8),
@@ -112,12 +119,23 @@ def public_ops(s):
         lambda: cl.enqueue_fill_image(queue, img, color, (0, 0), (512, 512)).wait(),
         map_image,
         lambda: cl.Buffer(ctx, mf.READ_WRITE, 4096).release(),
+        lambda: parent[0:1024].release(),
+        lambda: pool.allocate(4096).release(),
+        lambda: cl.SVMAllocation(ctx, 4096, 0, cl.svm_mem_flags.READ_WRITE, None).release(),
         lambda: cl.create_image(ctx, mf.READ_WRITE, fmt, (512, 512)).release(),
         lambda: knl(queue, (64,), None, kbuf, 1.0, 64),
         lambda: cl.enqueue_nd_range_kernel(queue, knl, (64,), None),
         lambda: cl.enqueue_nd_range_kernel(queue, knl, (64,), None, wait_for=waits),
     ]
-    return [harness.Op(name, fn) for name, fn in zip(ROWS, functions)]
+    return _ops(functions, svm_skip)
+
+
+def _ops(functions, svm_skip):
+    """The rows' Ops; the SVM row is skipped where the device has no SVM."""
+    return [
+        harness.Op(name, fn, skip=svm_skip if name.startswith("SVMAllocation") else None)
+        for name, fn in zip(ROWS, functions)
+    ]
 
 
 def bare_ops(s):
@@ -182,12 +200,30 @@ def bare_ops(s):
         check(lib.pycl_image_region(q, img._handle, reading, 1, 100, 200, 0, 16, 16, 1, 64, 0, pregion, 0, null, null))
 
     def create_buffer():
-        check(lib.pycl_buffer_create(ctx._handle, null, mf.READ_WRITE, 4096, null, mem_out))
+        check(lib.pycl_buffer_new(ctx._handle, mf.READ_WRITE, 4096, mem_out))
         lib.pycl_mem_release(mem_out[0])
 
     def create_image():
         check(lib.pycl_image_create(ctx._handle, null, mf.READ_WRITE, cformat, desc, null, mem_out))
         lib.pycl_mem_release(mem_out[0])
+
+    parent = cl.Buffer(ctx, mf.READ_WRITE, 1 << 20)
+    pool = s.tools.MemoryPool(s.tools.ImmediateAllocator(queue))
+    pool.allocate(4096).release()
+    svm_skip = s.svm_skip()
+    svm_out = ffi.new("struct pycl_svm **")
+    check.keep += (parent, pool)
+
+    def sub_buffer():
+        check(lib.pycl_buffer_create_sub(parent._handle, mf.READ_WRITE, 0, 1024, mem_out))
+        lib.pycl_sub_buffer_release(mem_out[0])
+
+    def pool_block():
+        lib.pycl_pool_return(lib.pycl_pool_take(pool._pool, 4096))
+
+    def svm_allocation():
+        check(lib.pycl_svm_alloc(ctx._handle, cl.svm_mem_flags.READ_WRITE, 4096, 0, null, svm_out))
+        lib.pycl_svm_free(svm_out[0])
 
     # A launch: pycl_launch_1d over the kernel's argument cells, its event
     # released at once; the typed call writes and marks its two scalars.
@@ -221,12 +257,15 @@ def bare_ops(s):
         fill,
         map_image,
         create_buffer,
+        sub_buffer,
+        pool_block,
+        svm_allocation,
         create_image,
         typed_launch,
         launch,
         lambda: launch(1, wait_list),
     ]
-    return [harness.Op(name, fn) for name, fn in zip(ROWS, functions)]
+    return _ops(functions, svm_skip)
 
 
 def spin(n):

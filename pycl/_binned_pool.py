@@ -5,10 +5,11 @@ is and how to hand one out."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from pycl import budget as _budget
 from pycl._args import SIZE_LIMIT, bounded_value, size_value, ulong_value
+from pycl._handle import out_cell
 from pycl._lib import ffi, lib
 from pycl.errors import MemoryError, check, logic_error
 
@@ -37,8 +38,8 @@ if TYPE_CHECKING:
 
 __all__ = ["BinnedPool", "bin_number", "alloc_size"]
 
-_MISS = lib.PYCL_POOL_MISS
-_take, _gc = lib.pycl_pool_take, ffi.gc
+_MISS, _SETTLE = lib.PYCL_POOL_MISS, lib.PYCL_POOL_SETTLE
+_take, _retake, _gc = lib.pycl_pool_take, lib.pycl_pool_retake, ffi.gc
 
 
 def bin_bits_value(leading_bits: int, name: str, routine: str) -> int:
@@ -100,8 +101,10 @@ class BinnedPool:
         self.max_bytes = max_bytes
         # Handed-out blocks count in the collection budget of the allocator's
         # context (pycl.budget): a dropped one keeps its block from reuse
-        # until it is collected.
+        # until it is collected. The shim counts them and the budget hears
+        # of them in steps (_settle), so that a hit runs no Python for it.
         self._budget_context = getattr(allocator, "context", None)
+        self._settle_step = 0
         out = ffi.new("struct pycl_pool **")
         check(lib.pycl_pool_create(self._kind, leading_bits_in_bin_id, out), "pycl_pool_create")
         self._pool = _gc(out[0], lib.pycl_pool_unref)
@@ -135,14 +138,10 @@ class BinnedPool:
     def allocate(self, size: int) -> Any:
         if type(size) is not int or not 0 <= size <= SIZE_LIMIT:
             size = size_value(size, "size", type(self).__name__ + ".allocate")
-        record = _take(self._pool, size, 1)
+        record = _take(self._pool, size)
         if not record:
             record = self._miss(size)
-        handed = self._hand_out(record, size)
-        if _budget.enabled and self._budget_context is not None:
-            _budget.charge(self._budget_context, record.nbytes)
-            handed._charged = record.nbytes
-        return handed
+        return self._hand_out(record, size)
 
     __call__ = allocate
 
@@ -190,13 +189,49 @@ class BinnedPool:
         """The blocks in the bins, counted by walking them (for tests)."""
         return lib.pycl_pool_count_held(self._pool)
 
-    # --- a bin was empty
+    # --- a bin was empty, or the budget is due
     def _miss(self, size: int) -> Any:
-        """The record of a new block for ``size`` (its bin held none)."""
+        """The record of a block for ``size`` after ``pycl_pool_take`` found
+        none in its bin, or asked for the budget to be settled first."""
         status = lib.pycl_pool_status()
+        if status == _SETTLE:
+            record = self._held(size)
+            if record:
+                return record
+            status = lib.pycl_pool_status()
         if status != _MISS:
             check(status, "pycl_pool_take")
+        self._settle()  # also sets the step (budget settings may have changed)
         return self._allocate_fresh(size)
+
+    def _held(self, size: int) -> Any:
+        """A held block of ``size``'s bin for an allocation already counted,
+        or NULL."""
+        record = _retake(self._pool, size)
+        while not record and lib.pycl_pool_status() == _SETTLE:
+            self._settle()
+            record = _retake(self._pool, size)
+        return record
+
+    def _settle(self, apply: Optional[Callable[[Any, int], None]] = _budget.count) -> None:
+        """Hand the collection budget (pycl.budget) what the shim counted
+        for this pool's blocks since the last time, so that neither an
+        allocation nor a release runs Python for it: the bytes handed out
+        minus those returned (released or collected), through ``apply``
+        (None: forget them). pycl_pool_take asks for this again once an
+        eighth of the device's budget has been handed out; the budget asks
+        before it would collect (``apply``: ``budget.adjust``) and after it
+        collected (None). Counts from while accounting was off are dropped."""
+        context = self._budget_context
+        step = _budget.budget_of(context) // 8 if _budget.enabled and context is not None else 0
+        returned = out_cell("size_t")[0]
+        taken = lib.pycl_pool_settle(self._pool, step, returned)
+        if self._settle_step and step and context is not None:
+            if apply is not None:
+                apply(context, taken - returned[0])
+        elif step and context is not None:
+            _budget.add_counter(context, self)
+        self._settle_step = step
 
     def _allocate_fresh(self, size: int) -> Any:
         """The out-of-memory ladder for a new block, handed out as a shim
@@ -215,7 +250,7 @@ class BinnedPool:
         except MemoryError:
             lib.pycl_pool_count_oom_retry(self._pool)
             _budget.collect()
-            record = _take(self._pool, size, 0)
+            record = self._held(size)
             if record:
                 return record
             self.free_held()
@@ -239,7 +274,7 @@ class BinnedPool:
             if attempt:
                 lib.pycl_pool_count_oom_retry(self._pool)
                 _budget.collect()  # on PyPy, dropped objects wait for a collection
-                record = _take(self._pool, size, 0)
+                record = self._held(size)
                 if record:
                     return record
             s = self._stats()
@@ -281,4 +316,6 @@ class BinnedPool:
         return record
 
     def _hand_out(self, record: Any, size: int) -> Any:
+        """The object a new ``record`` is handed out as (MemoryPool and
+        SVMPool do this inline in their own ``allocate``)."""
         raise NotImplementedError

@@ -155,12 +155,17 @@ class Handle:
         """Query ``param`` (a value of the matching ``*_info`` constant class)."""
         return _info.query(self, self._info_kind, param)
 
-    def __getattr__(self, name: str) -> Any:
-        # Lower-case info names (``device.name``) query their info parameter.
-        param = _info.param_for_attribute(self._info_kind, name) if name.islower() else None
-        if param is None:
-            raise AttributeError("%r object has no attribute %r" % (type(self).__name__, name))
-        return self.get_info(param)
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # A class that names its info kind gets the lower-case info
+        # attributes (``device.name``) as descriptors (pycl._info.InfoAttribute).
+        super().__init_subclass__(**kwargs)
+        kind = vars(cls).get("_info_kind")
+        if kind is not None:
+            _info.add_attributes(cls, kind)
+
+    if TYPE_CHECKING:
+        # The info attributes, which type checkers cannot see.
+        def __getattr__(self, name: str) -> Any: ...
 
     def __repr__(self) -> str:
         state = "released" if self._handle is None else "0x%x" % self._ptr

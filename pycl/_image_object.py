@@ -325,7 +325,7 @@ class Image(MemoryObject):
     _element: int  # bytes per element
     _buffer: Optional[Buffer]  # the buffer of a 1D buffer image
 
-    # image_info attributes (answered by __getattr__).
+    # image_info attributes (pycl._info.InfoAttribute, added below).
     row_pitch: int
     slice_pitch: int
     width: int
@@ -549,13 +549,6 @@ class Image(MemoryObject):
         """An ``image_info`` value."""
         return _info.query(self, "image", param)
 
-    def __getattr__(self, name: str) -> Any:
-        if name.islower():
-            param = _info.param_for_attribute("image", name)
-            if param is not None:
-                return self.get_image_info(param)
-        return MemoryObject.__getattr__(self, name)
-
     def __repr__(self) -> str:
         if self._handle is None:
             return MemoryObject.__repr__(self)
@@ -619,6 +612,7 @@ def create_image(
 
 for _type in IMAGE_TYPES:
     register_mem_class(_type, Image, "image")
+_info.add_attributes(Image, "image", "get_image_info")
 
 _info.add_kind(
     "image",

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     # Decodes an info value: (buffer cdata, size in bytes) -> Python value.
     _Decoder = Callable[[Any, int], Any]
 
-__all__ = ["NameVersion", "query", "param_for_attribute", "register_wrapper"]
+__all__ = ["NameVersion", "InfoAttribute", "add_attributes", "query", "param_for_attribute", "register_wrapper"]
 
 
 class NameVersion:
@@ -337,6 +337,58 @@ def add_kind(kind: str, getter: _Getter, info_class: type[ConstantClass], routin
     _LAYOUT[kind] = layout
     global _decoder_names, _attributes
     _decoder_names, _attributes = _build_tables()
+    for cls, owner_kind, method in _attribute_owners:
+        if owner_kind == kind:
+            _install(cls, kind, method)
+
+
+class InfoAttribute:
+    """A lower-case info attribute (``device.name``): reading it on an object
+    calls the object's ``method`` (``get_info``, ``get_image_info`` ...) with
+    the parameter, a driver query at each read.
+
+    Info attributes are descriptors on the class rather than answers of a
+    ``__getattr__``: on CPython 3.11+ a class with ``__getattr__`` loses the
+    specialized attribute reads, which made every ``self._handle`` of every
+    pycl object slower."""
+
+    param: int
+    method: str
+
+    def __init__(self, param: int, method: str, doc: str) -> None:
+        self.param = param
+        self.method = method
+        self.__doc__ = doc
+
+    def __get__(self, obj: Any, owner: Optional[type] = None) -> Any:
+        if obj is None:
+            return self
+        return getattr(obj, self.method)(self.param)
+
+
+# (class, kind, method) for every class given info attributes, in order.
+_attribute_owners: list[tuple[type, str, str]] = []
+
+
+def add_attributes(cls: type, kind: str, method: str = "get_info") -> None:
+    """Give ``cls`` an ``InfoAttribute`` for each parameter of ``kind``, now
+    or when the kind is added. A name the class or a base defines otherwise
+    (a cached ``size``, a method) keeps its definition; one that is only an
+    info attribute of a base (``mem`` under ``image``) is replaced, so the
+    kind added last to a class answers first."""
+    _attribute_owners.append((cls, kind, method))
+    _install(cls, kind, method)
+
+
+def _install(cls: type, kind: str, method: str) -> None:
+    if kind not in _GETTERS:
+        return  # added later (add_kind installs it then)
+    info_class = _GETTERS[kind][1].__name__
+    for name, param in _attributes[kind].items():
+        defined = next((vars(klass)[name] for klass in cls.__mro__ if name in vars(klass)), None)
+        if defined is None or isinstance(defined, InfoAttribute):
+            doc = "``%s.%s``, queried at each read." % (info_class, name.upper())
+            setattr(cls, name, InfoAttribute(param, method, doc))
 
 
 def param_for_attribute(kind: Optional[str], name: str) -> Optional[int]:

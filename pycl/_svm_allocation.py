@@ -29,7 +29,7 @@ from pycl._args import ALIGNMENTS, MAX_ALIGNMENT, SIZE_LIMIT, alignment_value, s
 from pycl._enqueue import enqueued
 from pycl._handle import Handle
 from pycl._lib import ffi, lib
-from pycl._svm_checks import check_context_svm, checked_contexts, in_order_queue
+from pycl._svm_checks import check_context_svm, in_order_queue
 from pycl._svm_pointer import EMPTY_PTR, UINT8, ArrayBase, SVMPointer
 from pycl.context import Context
 from pycl.errors import MemoryError, check, logic_error
@@ -61,7 +61,7 @@ _smf = _constants.svm_mem_flags
 _OUT_OF_ORDER = _constants.command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABLE
 _gc = ffi.gc
 _svm_alloc, _svm_free = lib.pycl_svm_alloc, lib.pycl_svm_free
-_release = ffi.release
+_release, _NULL = ffi.release, ffi.NULL
 _ALLOCATION_FAILURE = lib.CL_MEM_OBJECT_ALLOCATION_FAILURE
 _DL_CPU = 1  # DLPack's kDLCPU
 
@@ -123,17 +123,19 @@ class SVMAllocation(SVMPointer, Handle):
         self._handle = None
         # The common case in a few attribute reads; everything else (and the
         # first allocation per context and flags) takes the full checks.
-        devices = getattr(context, "_devices", None)
-        ctx = getattr(context, "_handle", None)
+        try:
+            ctx = context._handle
+            svm_flags = context._svm_flags
+        except AttributeError:
+            ctx, svm_flags = None, set()
         if (
-            devices is None
-            or ctx is None
+            ctx is None
+            or type(flags) is not int
+            or flags not in svm_flags
             or type(size) is not int
             or not 0 <= size <= SIZE_LIMIT
             or type(alignment) is not int
             or alignment not in ALIGNMENTS
-            or type(flags) is not int
-            or checked_contexts.get((context._ptr, flags)) is not devices
         ):
             if not isinstance(context, Context):
                 raise TypeError("%s: context must be a pycl.Context, not %s" % (routine, type(context).__name__))
@@ -142,9 +144,9 @@ class SVMAllocation(SVMPointer, Handle):
             alignment = alignment_value(alignment, routine)
             flags = svm_flags_value(flags, routine)
             check_context_svm(context, flags, routine)
-            checked_contexts[(context._ptr, flags)] = context._devices
+            context._svm_flags.add(flags)
         if queue is None:
-            q = ffi.NULL
+            q = _NULL
             if not _warned_unbound:
                 _warn_unbound(stacklevel)
         elif (
@@ -342,9 +344,6 @@ class SVMAllocation(SVMPointer, Handle):
 
     def get_info(self, param: int) -> NoReturn:
         raise logic_error("SVMAllocation.get_info", "SVM allocations have no info queries")
-
-    def __getattr__(self, name: str) -> NoReturn:
-        raise AttributeError("%r object has no attribute %r" % (type(self).__name__, name))
 
     def __repr__(self) -> str:
         if self._handle is None:

@@ -18,15 +18,11 @@ from pycl.queue import CommandQueue, queue_handle
 if TYPE_CHECKING:
     from pycl.platform import Device
 
-__all__ = ["checked_contexts", "device_svm", "check_context_svm", "svm_queue", "in_order_queue", "check_map_survives"]
+__all__ = ["device_svm", "check_context_svm", "svm_queue", "in_order_queue", "check_map_survives"]
 
 _smf = _constants.svm_mem_flags
 _caps = _constants.device_svm_capabilities
 _OUT_OF_ORDER = _constants.command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABLE
-
-# (context handle, svm flags) -> the context's device list when the flags were
-# checked against its devices; a new context at a reused address has another list.
-checked_contexts: dict[tuple[int, int], Any] = {}
 
 # device handle -> (SVM capabilities, or an UnavailableError message)
 _svm_caps_by_device: dict[int, tuple[int, Optional[str]]] = {}

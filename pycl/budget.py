@@ -11,9 +11,11 @@ So pycl keeps an account per device: every object that owns memory (buffers
 but not sub-buffers, images but not images over a buffer, pipes, SVM
 allocations, buffer and image maps, the pinned slots of staged copies, the
 blocks pools hand out) adds its bytes to the account of its context's device
-when it is created, and an explicit ``release()`` takes them off again (a
-collected pool block goes back to its bin in C and counts until the next
-collection). When the bytes added since the last collection exceed the
+when it is created, and an explicit ``release()`` takes them off again.
+Pools count their blocks in C (handed out minus returned, released or
+collected) and bring the balance in every eighth of the budget handed out
+and before the budget would collect, so that an allocation from a pool runs
+no Python for it. When the bytes added since the last collection exceed the
 device's budget, pycl collects garbage before it allocates more: the
 memory held by unreachable objects stays below about one budget per device,
 at the cost of one ``gc.collect()`` per budget's worth of dropped memory.
@@ -42,6 +44,7 @@ import gc
 import os
 import re
 import sys
+import weakref
 from typing import TYPE_CHECKING, Any, Optional
 
 from pycl import _wards
@@ -82,17 +85,21 @@ _collections: int = 0
 class DeviceAccount:
     """One device's bytes allocated since the last collection."""
 
-    __slots__ = ("device", "global_mem", "budget", "pending")
+    __slots__ = ("device", "global_mem", "budget", "pending", "counters")
     device: Device
     global_mem: int  # the device's global_mem_size in bytes
     budget: int  # bytes allocated between collections
     pending: int  # bytes allocated since the last collection
+    # Objects that count bytes of their own (pools, whose blocks the shim
+    # counts) and bring them in with _settle(apply): add_counter.
+    counters: weakref.WeakSet[Any]
 
     def __init__(self, device: Device) -> None:
         self.device = device
         self.global_mem = device.global_mem_size
         self.budget = _budget_for(self.global_mem)
         self.pending = 0
+        self.counters = weakref.WeakSet()
 
 
 _accounts: dict[int, DeviceAccount] = {}  # device int_ptr -> DeviceAccount (root devices live as long as the process)
@@ -115,18 +122,61 @@ def _account_of(context: _Owner) -> DeviceAccount:
     return account
 
 
+def budget_of(context: _Owner) -> int:
+    """The budget in bytes of the account that ``context``'s allocations go to."""
+    account = context._account
+    if account is None:
+        account = _account_of(context)
+    return account.budget
+
+
 def charge(context: _Owner, nbytes: int) -> None:
     """Count ``nbytes`` that an object of ``context`` is about to own;
-    collects garbage first when the device's budget is exceeded."""
+    collects garbage first when the device's budget is exceeded (after the
+    account's counters have brought in what they counted)."""
     account = context._account
     if account is None:
         account = _account_of(context)
     pending = account.pending
     total = pending + nbytes
+    if pending and total > account.budget and account.counters:
+        for counter in list(account.counters):
+            counter._settle(adjust)
+        pending = account.pending
+        total = pending + nbytes
     if pending and total > account.budget:
         collect()
         total = nbytes
     account.pending = total
+
+
+def count(context: _Owner, nbytes: int) -> None:
+    """``charge`` for ``nbytes`` > 0, ``credit`` for the opposite of a
+    negative count (a counter's balance)."""
+    if nbytes > 0:
+        charge(context, nbytes)
+    elif nbytes < 0:
+        credit(context, -nbytes)
+
+
+def adjust(context: _Owner, nbytes: int) -> None:
+    """``count`` that never collects (for counters that charge settles)."""
+    account = context._account
+    if account is None:
+        account = _account_of(context)
+    pending = account.pending + nbytes
+    account.pending = pending if pending > 0 else 0
+
+
+def add_counter(context: _Owner, counter: Any) -> None:
+    """Have the budget of ``context``'s device ask ``counter`` for what it
+    counted before deciding to collect (``counter._settle(adjust)``) and
+    tell it to forget its count after collecting (``counter._settle(None)``);
+    ``counter`` is held weakly."""
+    account = context._account
+    if account is None:
+        account = _account_of(context)
+    account.counters.add(counter)
 
 
 def credit(context: _Owner, nbytes: int) -> None:
@@ -156,6 +206,8 @@ def collect() -> None:
     lib.pycl_svm_drain(0)
     _wards.prune()
     for account in _accounts.values():
+        for counter in list(account.counters):
+            counter._settle(None)  # what they counted was collected or stays live: forgotten as the rest
         account.pending = 0
     _collections += 1
 

@@ -90,6 +90,39 @@ PYTHON_CALLBACKS = """
 extern "Python" void pycl_event_callback(cl_event, cl_int, void *);
 """
 
+# Shim functions whose CPython wrappers keep the GIL. cffi releases the GIL
+# around every call (Py_BEGIN_ALLOW_THREADS in each wrapper it generates),
+# which costs more than these calls do. A function belongs here only if it
+# never calls the driver (a driver may hold its locks while a callback thread
+# waits for the GIL: pycl_event_callback) and never blocks: it takes the
+# shim's own mutexes only, which no thread holds while it waits for the GIL.
+KEEPS_GIL: list[str] = [
+    "pycl_pool_take",  # the hit path of a pool allocation (pool.c)
+    "pycl_pool_retake",
+    "pycl_pool_settle",
+]
+
+
+def _keep_gil_source(names: list[str]) -> str:
+    """C for set_source, after cffi's includes and before its wrappers:
+    ``Py_BEGIN_ALLOW_THREADS`` redefined to keep the GIL in the wrappers
+    (``_cffi_f_<name>``) of ``names``; the compiler folds the comparison
+    of ``__func__`` away. Should cffi stop using these macros, every
+    wrapper releases the GIL again, as before."""
+    test = " || ".join('!strcmp(wrapper, "_cffi_f_%s")' % name for name in names)
+    return "\n".join(
+        [
+            "#include <string.h>",
+            "static inline int pycl_keeps_gil(const char *wrapper) { return %s; }" % test,
+            "#undef Py_BEGIN_ALLOW_THREADS",
+            "#define Py_BEGIN_ALLOW_THREADS "
+            "{ PyThreadState *_save = pycl_keeps_gil(__func__) ? NULL : PyEval_SaveThread();",
+            "#undef Py_END_ALLOW_THREADS",
+            "#define Py_END_ALLOW_THREADS if (_save) PyEval_RestoreThread(_save); }",
+            "",
+        ]
+    )
+
 
 def read_declarations(include: Optional[str] = None) -> str:
     """The area headers under ``include`` (default: ``INCLUDE_DIR``) as one cdef text."""
@@ -115,7 +148,7 @@ ffibuilder = FFI()
 ffibuilder.cdef(read_declarations() + PYTHON_CALLBACKS)
 ffibuilder.set_source(
     "pycl._lib",
-    '#include "pycl_shim.h"',
+    '#include "pycl_shim.h"\n' + _keep_gil_source(KEEPS_GIL),
     sources=_sources,
     include_dirs=_include_dirs,
     libraries=["dl", "pthread"],

@@ -47,6 +47,7 @@ class Context(Handle):
         "_copy_queues",
         "_account",
         "_sub_aligns",
+        "_svm_flags",
         "_memo",
         "__dict__",
     )
@@ -56,6 +57,7 @@ class Context(Handle):
     _copy_queues: dict[int, Any]
     _account: Optional[DeviceAccount]
     _sub_aligns: Optional[tuple[int, ...]]
+    _svm_flags: set[int]
     _memo: dict[Any, Any]
     _ctype = "cl_context"
     _retain = lib.pycl_context_retain
@@ -106,6 +108,7 @@ class Context(Handle):
         self._copy_queues = {}  # device handle -> the queue of enqueue_copy_between's copy thread (pycl.staging)
         self._account = None  # its device's collection budget (pycl.budget), found at first use
         self._sub_aligns = None  # its devices' sub-buffer alignments in bytes (Buffer), found at first use
+        self._svm_flags = set()  # the svm_mem_flags found usable on its devices (SVMAllocation)
         self._memo = {}  # what checks found out about its devices (images), by key
 
     def _get_cl_version(self) -> tuple[int, int]:

@@ -304,7 +304,7 @@ class MemoryObject(Handle):
         return "<pycl.%s of %d bytes at 0x%x>" % (type(self).__name__, self._size, self._ptr)
 
 
-_create = lib.pycl_buffer_create
+_create, _new = lib.pycl_buffer_create, lib.pycl_buffer_new
 _release_mem = lib.pycl_mem_release
 
 
@@ -384,15 +384,24 @@ class Buffer(MemoryObject):
     _parent: Optional[Buffer]  # the root buffer of a sub-buffer, else None
     _root_ptr: int
     _origin: int  # offset in the root buffer
+    # The same for every buffer: class attributes instead of slots set at
+    # each creation (the slots of MemoryObject they shadow stay unused).
+    _type = _BUFFER
+    _transfer_kind = "buffer"
 
     def __init__(self, context: Context, flags: Size, size: Size = 0, hostbuf: Optional[HostSource] = None) -> None:
         # The common case first: flags already found valid without a hostbuf
         # (one dict look-up stands for the whole flag check) and a plain
         # positive size. Everything else takes _buffer_args, which checks
         # the same and more.
-        checked = _checked_flags.get(flags) if type(flags) is int and hostbuf is None else None
-        if checked is not None and type(size) is int and 0 < size <= SIZE_LIMIT:
-            flags, host = checked, _NULL
+        if (
+            hostbuf is None
+            and type(flags) is int
+            and type(size) is int
+            and 0 < size <= SIZE_LIMIT
+            and flags in _checked_flags
+        ):
+            flags, host = _checked_flags[flags], _NULL
         else:
             flags, size, host = _buffer_args(flags, size, hostbuf)
         try:
@@ -403,17 +412,19 @@ class Buffer(MemoryObject):
             context._live()  # raises: released
         staged_host = None
         if hostbuf is not None and flags & _COPY and StagedCreation.stages(context, flags, hostbuf, size):
-            staged_host, host = host, _NULL
+            staged_host, host, flags = host, _NULL, flags & ~_COPY  # made empty, written below
         if _budget.enabled:
             _budget.charge(context, size)
             self._charged = size
         cell, cell_int = out_cell("cl_mem")
-        create_flags = flags if staged_host is None else flags & ~_COPY
-        status = _create(context_handle, _NULL, create_flags, size, host, cell)
+        if host is _NULL:
+            status = _new(context_handle, flags, size, cell)
+        else:
+            status = _create(context_handle, _NULL, flags, size, host, cell)
         if status:
             if status in ALLOCATION_FAILURES:
                 _budget.collect()  # collected objects give their memory back (see _adopt)
-                status = _create(context_handle, _NULL, create_flags, size, host, cell)
+                status = _create(context_handle, _NULL, flags, size, host, cell)
             if status:
                 check(status, "clCreateBuffer", "size %d, flags %s" % (size, _mf.to_string(flags, "0x%x")))
         # Inline _adopt (creation is a benchmarked micro-operation).
@@ -421,23 +432,27 @@ class Buffer(MemoryObject):
         self._handle = _gc(cell[0], _release_mem)  # no size: see _adopt
         self._size = size
         self._flags = flags
-        self._type = _BUFFER
         self._context = context
         self._ctx_ptr = context._ptr
-        self._transfer_kind = "buffer"
         self._parent = None
         self._root_ptr = ptr
         self._origin = 0
         self._arg = None
         self._hostbuf = hostbuf if flags & _USE else None
         if staged_host is not None:
+            self._flags = flags | _COPY  # as asked for
             StagedCreation.write(self, staged_host, size)
 
     def _init_from_handle(self) -> None:
-        MemoryObject._init_from_handle(self)
-        if self._type != _BUFFER:
-            raise logic_error("Buffer.from_int_ptr", "the memory object is not a buffer (type 0x%x)" % self._type)
-        parent = _info.query(self, "mem", _constants.mem_info.ASSOCIATED_MEMOBJECT)
+        mi = _constants.mem_info
+        mem_type = _info.query(self, "mem", mi.TYPE)
+        if mem_type != _BUFFER:
+            raise logic_error("Buffer.from_int_ptr", "the memory object is not a buffer (type 0x%x)" % mem_type)
+        self._size = _info.query(self, "mem", mi.SIZE)
+        self._flags = _info.query(self, "mem", mi.FLAGS)
+        self._context = _info.query(self, "mem", mi.CONTEXT)
+        self._ctx_ptr = self._context._ptr
+        parent = _info.query(self, "mem", mi.ASSOCIATED_MEMOBJECT)
         self._parent = parent
         self._root_ptr = parent._root_ptr if parent is not None else self._ptr
         self._origin = (
@@ -460,22 +475,25 @@ class Buffer(MemoryObject):
         """``buf[start:stop]``: a sub-buffer of the byte range, with this
         buffer's access flags (never its host-pointer flags)."""
         routine = "Buffer.__getitem__"
-        if not isinstance(slc, slice):
+        if type(slc) is not slice:  # (slice has no subclasses)
             raise TypeError("%s: buffers are sliced with a slice of bytes, not %s" % (routine, type(slc).__name__))
-        start, stop, step = slc.indices(self.size)
+        if self._handle is None:
+            self._live()  # raises: released
+        start, stop, step = slc.indices(self._size)
         if step != 1:
             raise logic_error(routine, "a buffer slice must have step 1, got %r" % (slc.step,))
         if stop <= start:
             raise logic_error(routine, "the slice %r of %d bytes is empty" % (slc, self._size))
-        return self._sub_buffer(start, stop - start, self._flags & (ACCESS_FLAGS | HOST_ACCESS_FLAGS), routine)
+        return self._sub_buffer(start, stop - start, self._flags & _SLICE_FLAGS, routine)
 
     def _sub_buffer(self, origin: Size, size: Size, flags: Size, routine: str) -> Buffer:
         # The common case in a few look-ups: the (flags, parent's flags) pair
         # and the context's alignments were checked before, plain ints that
         # fit. Anything else (and every failure) takes _check_sub_buffer,
         # which checks the same and names what is wrong.
-        root = self if self._parent is None else self._parent
-        sub_flags = _sub_flags.get((flags, self._flags)) if type(flags) is int else None
+        parent = self._parent
+        root = self if parent is None else parent
+        sub_flags = _sub_flags.get(self._flags, _NO_FLAGS).get(flags) if type(flags) is int else None
         aligns = root._context._sub_aligns
         if (
             sub_flags is None
@@ -490,13 +508,14 @@ class Buffer(MemoryObject):
         ):
             origin, size, flags, sub_flags, aligns = self._check_sub_buffer(origin, size, flags, root, routine)
         at = self._origin + origin  # offset in the root buffer
-        for align in aligns:
-            if not at % align:
-                break
-        else:
-            raise _misaligned(origin, at, root, routine)
+        if at:
+            for align in aligns:
+                if not at % align:
+                    break
+            else:
+                raise _misaligned(origin, at, root, routine)
         cell, cell_int = out_cell("cl_mem")
-        status = lib.pycl_buffer_create_sub(root._handle, flags, at, size, cell)
+        status = _create_sub(root._handle, flags, at, size, cell)
         if status:
             raise error_for(
                 status, "clCreateSubBuffer", "origin %d, size %d, flags %s" % (at, size, _mf.to_string(flags, "0x%x"))
@@ -509,10 +528,8 @@ class Buffer(MemoryObject):
         sub._arg = None
         sub._size = size
         sub._flags = sub_flags
-        sub._type = _BUFFER
         sub._context = root._context
         sub._ctx_ptr = root._ctx_ptr
-        sub._transfer_kind = "buffer"
         sub._parent = root
         sub._root_ptr = root._ptr
         sub._origin = at
@@ -559,7 +576,7 @@ class Buffer(MemoryObject):
         sub_flags = access | host_access | (parent_flags & HOST_PTR_FLAGS)
         aligns = tuple(_base_align(d) for d in root._context.devices)
         if type(given) is int and len(_sub_flags) < 4096:
-            _sub_flags[(given, parent_flags)] = sub_flags
+            _sub_flags.setdefault(parent_flags, {})[given] = sub_flags
         root._context._sub_aligns = aligns
         return origin, size, flags, sub_flags, aligns
 
@@ -575,10 +592,13 @@ def _misaligned(origin: int, at: int, root: Buffer, routine: str) -> LogicError:
     )
 
 
-# (flags, parent's flags) found valid -> the sub-buffer's cached flags.
-_sub_flags: dict[tuple[int, int], int] = {}
+# parent's flags -> {flags found valid -> the sub-buffer's cached flags}.
+_sub_flags: dict[int, dict[int, int]] = {}
+_NO_FLAGS: dict[int, int] = {}
+# The flags of a slice buf[a:b]: the parent's access flags.
+_SLICE_FLAGS = ACCESS_FLAGS | HOST_ACCESS_FLAGS
 _new_object = object.__new__
-_release_sub = lib.pycl_sub_buffer_release
+_create_sub, _release_sub = lib.pycl_buffer_create_sub, lib.pycl_sub_buffer_release
 
 
 def _wrap_mem(raw: Any) -> MemoryObject:

@@ -61,7 +61,7 @@ class Pipe(MemoryObject):
 
     __slots__ = ()
 
-    # pipe_info attributes (answered by __getattr__).
+    # pipe_info attributes (pycl._info.InfoAttribute, added below).
     packet_size: int
     max_packets: int
     properties: list[int]
@@ -132,15 +132,9 @@ class Pipe(MemoryObject):
         """A ``pipe_info`` value."""
         return _info.query(self, "pipe", param)
 
-    def __getattr__(self, name: str) -> Any:
-        if name.islower():
-            param = _info.param_for_attribute("pipe", name)
-            if param is not None:
-                return self.get_pipe_info(param)
-        return MemoryObject.__getattr__(self, name)
-
 
 register_mem_class(_PIPE, Pipe, "pipe")
+_info.add_attributes(Pipe, "pipe", "get_pipe_info")
 _info.add_kind(
     "pipe",
     lib.pycl_pipe_get_info,

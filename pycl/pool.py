@@ -22,8 +22,7 @@ from __future__ import annotations
 import warnings
 from typing import TYPE_CHECKING, Any, Optional
 
-from pycl import budget as _budget
-from pycl import constants as _constants
+from pycl._args import SIZE_LIMIT, size_value
 from pycl._binned_pool import BinnedPool, alloc_size, bin_number
 from pycl._lib import ffi, lib
 from pycl.errors import logic_error
@@ -39,8 +38,7 @@ if TYPE_CHECKING:
     from pycl.queue import CommandQueue
     from pycl.svm import SVMAllocation
 
-_BUFFER_TYPE = _constants.mem_object_type.BUFFER
-_return, _gc, _ffi_release = lib.pycl_pool_return, ffi.gc, ffi.release
+_take, _return, _gc, _ffi_release = lib.pycl_pool_take, lib.pycl_pool_return, ffi.gc, ffi.release
 _new_object = object.__new__
 
 __all__ = ["bin_number", "alloc_size", "MemoryPool", "SVMPool", "PooledBuffer", "PooledSVM"]
@@ -57,8 +55,6 @@ class PooledBuffer(Buffer):
     # The same for every pooled buffer: class attributes instead of slots set
     # at each allocation (the slots of MemoryObject/Buffer they shadow are
     # never written for a PooledBuffer).
-    _type = _BUFFER_TYPE
-    _transfer_kind = "buffer"
     _hostbuf = None
     _parent = None
     _origin = 0
@@ -67,9 +63,7 @@ class PooledBuffer(Buffer):
         if self._handle is None:
             raise self._released_error("PooledBuffer.release")
         self._handle = None
-        _ffi_release(self._record)  # the block goes back to its bin
-        if _budget.enabled:
-            _budget.credit_object(self._context, self)
+        _ffi_release(self._record)  # the block goes back to its bin (the shim counts it for the budget)
 
     # PyOpenCL 2026.1's PooledBuffer has these for the API of PooledSVM, and
     # they do nothing there: its buffer pools, as pycl's, leave ordering the
@@ -100,12 +94,6 @@ class MemoryPool(BinnedPool):
     _context: Any
     _ctx_ptr: Any
 
-    if TYPE_CHECKING:
-        # BinnedPool's, with the type of the blocks.
-        def allocate(self, size: int) -> PooledBuffer: ...
-
-        __call__ = allocate
-
     def __init__(
         self,
         allocator: Callable[[int], Optional[Buffer]],
@@ -124,14 +112,13 @@ class MemoryPool(BinnedPool):
         BinnedPool.__init__(self, allocator, leading_bits_in_bin_id, max_bytes)
         self._flags = self._context = self._ctx_ptr = None  # of the blocks, from the first one
 
-    def _adopt(self, size: int, block: Buffer) -> Any:
-        record = self._adopted(lib.pycl_pool_adopt(self._pool, size, block._live()))
-        if self._context is None:
-            self._flags, self._context, self._ctx_ptr = block._flags, block._context, block._ctx_ptr
-        block.release()  # the shim's pool holds its own reference now
-        return record
-
-    def _hand_out(self, record: Any, size: int) -> PooledBuffer:
+    def allocate(self, size: int) -> PooledBuffer:
+        # BinnedPool.allocate with the block handed out inline (the hot path).
+        if type(size) is not int or not 0 <= size <= SIZE_LIMIT:
+            size = size_value(size, "size", type(self).__name__ + ".allocate")
+        record = _take(self._pool, size)
+        if not record:
+            record = self._miss(size)
         pooled = _new_object(PooledBuffer)
         pooled._record = _gc(record, _return)
         pooled._handle = record.mem
@@ -143,6 +130,15 @@ class MemoryPool(BinnedPool):
         pooled._arg = None
         return pooled
 
+    __call__ = allocate
+
+    def _adopt(self, size: int, block: Buffer) -> Any:
+        record = self._adopted(lib.pycl_pool_adopt(self._pool, size, block._live()))
+        if self._context is None:
+            self._flags, self._context, self._ctx_ptr = block._flags, block._context, block._ctx_ptr
+        block.release()  # the shim's pool holds its own reference now
+        return record
+
 
 class PooledSVM(SVMPointer):
     """An SVMPool block: an SVM pointer of the requested ``size`` usable
@@ -150,14 +146,13 @@ class PooledSVM(SVMPointer):
     ``release()`` or collection returns the block to its pool. Equality and
     hash follow the pointer."""
 
-    __slots__ = ("_record", "_ptr", "_size", "_queue", "_pool", "_context", "_charged", "__weakref__")
+    __slots__ = ("_record", "_ptr", "_size", "_queue", "_pool", "_context", "__weakref__")
     _record: Any  # the shim's pool record (ffi.gc: returns the block); None once released
     _ptr: int
     _size: int
     _queue: Optional[CommandQueue]
     _pool: SVMPool
     _context: Context
-    _charged: int
 
     def _pointer(self, routine: str) -> tuple[int, int, PooledSVM]:
         if self._record is None:
@@ -186,9 +181,7 @@ class PooledSVM(SVMPointer):
         ``LogicError``."""
         self._pointer("PooledSVM.release")
         record, self._record = self._record, None
-        _ffi_release(record)
-        if _budget.enabled:
-            _budget.credit_object(self._context, self)
+        _ffi_release(record)  # the shim counts it for the budget
 
     def enqueue_release(self) -> None:
         """Synonym for ``release`` (PyOpenCL takes no queue or events here)."""
@@ -241,12 +234,8 @@ class SVMPool(BinnedPool):
     # queue handle (a block's tag) -> the queue
     _queues: dict[int, CommandQueue]
     _tag: int  # the tag of the allocator's queue (0: none)
-
-    if TYPE_CHECKING:
-        # BinnedPool's, with the type of the blocks.
-        def allocate(self, size: int) -> PooledSVM: ...
-
-        __call__ = allocate
+    _queue: Optional[CommandQueue]  # the allocator's queue and context
+    _context: Context
 
     def __init__(
         self, allocator: SVMAllocator, *, leading_bits_in_bin_id: int = 4, max_bytes: Optional[int] = None
@@ -261,6 +250,29 @@ class SVMPool(BinnedPool):
         # queue can take their address.
         self._queues = {}
         self._tag = self._remember(allocator.queue)
+        self._queue, self._context = allocator.queue, allocator.context
+
+    def allocate(self, size: int) -> PooledSVM:
+        # BinnedPool.allocate with the block handed out inline (the hot path).
+        if type(size) is not int or not 0 <= size <= SIZE_LIMIT:
+            size = size_value(size, "size", type(self).__name__ + ".allocate")
+        record = _take(self._pool, size)
+        if not record:
+            record = self._miss(size)
+        tag = self._tag
+        if record.tag != tag:
+            self._order_after(record.tag)
+            record.tag = tag
+        pooled = _new_object(PooledSVM)
+        pooled._record = _gc(record, _return)
+        pooled._ptr = record.address
+        pooled._size = size
+        pooled._queue = self._queue
+        pooled._pool = self
+        pooled._context = self._context
+        return pooled
+
+    __call__ = allocate
 
     def _remember(self, queue: Optional[CommandQueue]) -> int:
         if queue is None:
@@ -274,22 +286,14 @@ class SVMPool(BinnedPool):
         block.release()  # the shim's pool holds its own reference now
         return record
 
-    def _hand_out(self, record: Any, size: int) -> PooledSVM:
-        tag, last = self._tag, record.tag
-        if last and last != tag:
-            from pycl.event import enqueue_barrier, enqueue_marker
+    def _order_after(self, last: int) -> None:
+        """Order a block's next use on the allocator's queue after the
+        commands of the queue it was last used on (tag ``last``, 0: none)."""
+        if not last:
+            return
+        from pycl.event import enqueue_barrier, enqueue_marker
 
-            if not tag:
-                self._queues[last].finish()
-            else:
-                # A non-zero tag is the allocator's queue's: not None.
-                enqueue_barrier(self.allocator.queue, wait_for=[enqueue_marker(self._queues[last])])  # type: ignore[arg-type]
-        record.tag = tag
-        pooled = _new_object(PooledSVM)
-        pooled._record = _gc(record, _return)
-        pooled._ptr = record.address
-        pooled._size = size
-        pooled._queue = self.allocator.queue
-        pooled._pool = self
-        pooled._context = self.allocator.context
-        return pooled
+        if self._queue is None:
+            self._queues[last].finish()
+        else:
+            enqueue_barrier(self._queue, wait_for=[enqueue_marker(self._queues[last])])

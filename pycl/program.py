@@ -248,14 +248,16 @@ class Program(Handle):
         return [Kernel._from_raw(raw, self) for raw in raws]
 
     def __getattr__(self, name: str) -> Any:
-        # Info attributes first (program.source), then kernels by name. As in
-        # PyOpenCL, each retrieval is a new, independent kernel (no argument
-        # state shared between retrievals or threads), and the second
-        # retrieval of a name warns RepeatedKernelRetrieval.
+        # Kernels by name (info attributes such as program.source are
+        # descriptors, found before this is called). As in PyOpenCL, each
+        # retrieval is a new, independent kernel (no argument state shared
+        # between retrievals or threads), and the second retrieval of a name
+        # warns RepeatedKernelRetrieval.
         if name.startswith("_"):
             raise AttributeError(name)
-        if _info.param_for_attribute("program", name) is not None:
-            return Handle.__getattr__(self, name)
+        param = _info.param_for_attribute("program", name)
+        if param is not None:  # an info attribute that raised AttributeError
+            return self.get_info(param)
         try:
             kernel = Kernel(self, name)
             kernel.num_args  # noqa: B018 (NVIDIA creates kernels of unknown names; this query fails)

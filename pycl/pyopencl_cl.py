@@ -30,7 +30,7 @@ from pycl import constants as _constants
 from pycl import image as _image
 from pycl import program as _program
 from pycl import svm as _svm
-from pycl._info import NameVersion  # noqa: F401
+from pycl._info import InfoAttribute, NameVersion  # noqa: F401
 from pycl._lib import lib
 from pycl._testpool import _TestMemoryPool  # noqa: F401
 from pycl.allocator import AllocatorBase, DeferredAllocator, ImmediateAllocator, SVMAllocator  # noqa: F401
@@ -502,14 +502,20 @@ def _finish() -> None:
     it done), then give back pycl's own attributes where PyOpenCL put an info
     property in their place: ``buffer.size`` or ``context.devices`` stay
     pycl's cached answers instead of a driver query per use (PyOpenCL's info
-    properties stay for the names pycl answers through ``__getattr__``)."""
+    properties stay for the names pycl answers with an info attribute,
+    ``pycl._info.InfoAttribute``)."""
     import pyopencl._monkeypatch  # noqa: F401
 
     for cls, attributes in _PYCL_ATTRIBUTES.items():
         for name, value in attributes.items():
             now = vars(cls).get(name)
             made_by = getattr(getattr(now, "fget", None), "__qualname__", "")
-            if now is not value and isinstance(now, property) and made_by.startswith(_INFO_PROPERTIES):
+            if (
+                now is not value
+                and isinstance(now, property)
+                and made_by.startswith(_INFO_PROPERTIES)
+                and not isinstance(value, InfoAttribute)
+            ):
                 setattr(cls, name, value)
 
 

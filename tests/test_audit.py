@@ -146,7 +146,8 @@ def _info_kinds(cls):
 def pycl_has(place, name):
     """Whether pycl has ``name`` at ``place`` (a module or a class). A class
     member is defined by the class or a base, is an info attribute that the
-    class's ``__getattr__`` answers, or (exceptions) is set on instances."""
+    class's info tables answer (``pycl._info.InfoAttribute``), or (exceptions)
+    is set on instances."""
     if inspect.ismodule(place):
         return hasattr(place, name)
     for klass in place.__mro__:

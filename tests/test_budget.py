@@ -84,13 +84,19 @@ def small_budget():
 
 
 def test_explicit_release_never_collects(cq, small_budget):
-    """Sixteen budgets of buffers, SVM and maps, each released explicitly:
-    the budget never collects."""
+    """Sixteen budgets of buffers, SVM, maps and pool blocks (of a pool that
+    grows and shrinks), each released explicitly: the budget never collects."""
     ctx, queue = cq
     device = ctx.devices[0]
     budget.collect()  # objects earlier tests dropped (PyPy frees them late) leave the account
     before = budget.stats()["collections"]
-    for _ in range(64):
+    pool = MemoryPool(ImmediateAllocator(queue))
+    for step in range(64):
+        blocks = [pool.allocate(small_budget // 4 + i) for i in range(1 + step % 3)]
+        for block in blocks:
+            block.release()
+        if step % 8 == 7:
+            pool.free_held()
         with cl.Buffer(ctx, cl.mem_flags.READ_WRITE, small_budget // 4) as buf:
             array, _ = cl.enqueue_map_buffer(queue, buf, cl.map_flags.WRITE, 0, small_budget // 4, "u1")
             array.base.release()

@@ -555,8 +555,6 @@ def _check_info(entry, owner):
     import pycl
     from pycl import _info
 
-    if "__getattr__" not in dir(owner):
-        problems.append("%s has no __getattr__ for info attributes" % owner.__name__)
     for info_class in entry.info_classes:
         constants = getattr(pycl, info_class, None)
         if constants is None:
@@ -564,8 +562,13 @@ def _check_info(entry, owner):
             continue
         kind = info_class[: -len("_info")]
         for name in dir(constants):
-            if name.isupper() and _info.param_for_attribute(kind, name.lower()) is None and not hasattr(owner, name):
-                problems.append("%s.%s is not decoded as an attribute" % (info_class, name))
+            if not name.isupper():
+                continue
+            if _info.param_for_attribute(kind, name.lower()) is None:
+                if not hasattr(owner, name):
+                    problems.append("%s.%s is not decoded as an attribute" % (info_class, name))
+            elif not hasattr(owner, name.lower()):
+                problems.append("%s has no info attribute %s" % (owner.__name__, name.lower()))
     return problems
 
 

@@ -24,6 +24,14 @@ struct bin {
     size_t count, capacity;
 };
 
+/* Pools of at most this many leading bits look bins up in a table indexed by
+ * bin number (64 << bits entries: 4 KiB at the default 4 bits) instead of a
+ * binary search, which mispredicts its branches when sizes vary. */
+#define INDEXED_BITS 8
+/* Records of returned blocks kept for the next allocations (a malloc and a
+ * free fewer per allocation). */
+#define SPARE_RECORDS 16
+
 struct pycl_pool {
     pthread_mutex_t lock;
     int kind;
@@ -32,6 +40,11 @@ struct pycl_pool {
     size_t refs;      /* the owner's and one per handed-out record */
     struct bin *bins; /* sorted by nr */
     size_t nbins, bins_capacity;
+    uint32_t *index;        /* bin number -> position in bins + 1 (0: none); NULL above INDEXED_BITS */
+    size_t taken, returned; /* bytes handed out and returned since pycl_pool_settle */
+    size_t settle_step;     /* pycl_pool_take refuses once `taken` reaches it (0: never) */
+    struct pycl_pooled *spares[SPARE_RECORDS];
+    unsigned nspares;
     struct pycl_pool_stats s;
 };
 
@@ -78,6 +91,13 @@ cl_int pycl_pool_create(int kind, unsigned leading_bits, struct pycl_pool **resu
     struct pycl_pool *pool = calloc(1, sizeof *pool);
     if (!pool)
         return CL_OUT_OF_HOST_MEMORY;
+    if (leading_bits <= INDEXED_BITS) {
+        pool->index = calloc((size_t)64 << leading_bits, sizeof *pool->index);
+        if (!pool->index) {
+            free(pool);
+            return CL_OUT_OF_HOST_MEMORY;
+        }
+    }
     pthread_mutex_init(&pool->lock, NULL);
     pool->kind = kind;
     pool->bits = leading_bits;
@@ -90,6 +110,10 @@ cl_int pycl_pool_create(int kind, unsigned leading_bits, struct pycl_pool **resu
 /* Under the lock: the bin `nr`, made if `make` (NULL if absent, or out of memory). */
 static struct bin *find_bin(struct pycl_pool *pool, uint64_t nr, int make)
 {
+    if (pool->index && pool->index[nr])
+        return &pool->bins[pool->index[nr] - 1];
+    if (pool->index && !make)
+        return NULL;
     size_t lo = 0, hi = pool->nbins;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
@@ -112,10 +136,15 @@ static struct bin *find_bin(struct pycl_pool *pool, uint64_t nr, int make)
     }
     memmove(&pool->bins[lo + 1], &pool->bins[lo], (pool->nbins - lo) * sizeof *pool->bins);
     ++pool->nbins;
+    if (pool->index)
+        for (size_t i = lo + 1; i < pool->nbins; ++i)
+            pool->index[pool->bins[i].nr] = (uint32_t)i + 1;
     struct bin *b = &pool->bins[lo];
     memset(b, 0, sizeof *b);
     b->nr = nr;
     b->nbytes = pycl_pool_alloc_size(pool->bits, nr);
+    if (pool->index)
+        pool->index[nr] = (uint32_t)lo + 1;
     return b;
 }
 
@@ -134,10 +163,10 @@ static void activate(struct pycl_pool_stats *s, size_t nbytes, size_t size)
         s->peak_managed_bytes = managed;
 }
 
-static struct pycl_pooled *new_record(struct pycl_pool *pool, void *block, uintptr_t tag, uint64_t nr, size_t nbytes,
-                                      size_t size)
+/* Fills the record `p` (NULL: out of memory, returned as is). */
+static struct pycl_pooled *fill_record(struct pycl_pooled *p, struct pycl_pool *pool, void *block, uintptr_t tag,
+                                       uint64_t nr, size_t nbytes, size_t size)
 {
-    struct pycl_pooled *p = malloc(sizeof *p);
     if (!p)
         return NULL;
     p->mem = pool->kind == PYCL_POOL_BUFFERS ? block : NULL;
@@ -158,12 +187,17 @@ cl_int pycl_pool_status(void)
     return last_status;
 }
 
-struct pycl_pooled *pycl_pool_take(struct pycl_pool *pool, size_t size, int count)
+static struct pycl_pooled *take(struct pycl_pool *pool, size_t size, int count)
 {
     uint64_t nr = pycl_pool_bin_number(pool->bits, size);
     pthread_mutex_lock(&pool->lock);
     if (count)
         pool->s.allocations += 1;
+    if (pool->settle_step && pool->taken >= pool->settle_step) {
+        pthread_mutex_unlock(&pool->lock);
+        last_status = PYCL_POOL_SETTLE;
+        return NULL;
+    }
     struct bin *b = find_bin(pool, nr, 0);
     if (!b || !b->count) {
         pthread_mutex_unlock(&pool->lock);
@@ -171,7 +205,8 @@ struct pycl_pooled *pycl_pool_take(struct pycl_pool *pool, size_t size, int coun
         return NULL;
     }
     struct held h = b->blocks[b->count - 1];
-    struct pycl_pooled *p = new_record(pool, h.block, h.tag, nr, b->nbytes, size);
+    struct pycl_pooled *spare = pool->nspares ? pool->spares[--pool->nspares] : malloc(sizeof *spare);
+    struct pycl_pooled *p = fill_record(spare, pool, h.block, h.tag, nr, b->nbytes, size);
     if (!p) {
         pthread_mutex_unlock(&pool->lock);
         last_status = CL_OUT_OF_HOST_MEMORY;
@@ -181,17 +216,28 @@ struct pycl_pooled *pycl_pool_take(struct pycl_pool *pool, size_t size, int coun
     pool->s.hits += 1;
     pool->s.held_blocks -= 1;
     pool->s.held_bytes -= b->nbytes;
+    pool->taken += b->nbytes;
     activate(&pool->s, b->nbytes, size);
     pool->refs += 1;
     pthread_mutex_unlock(&pool->lock);
     return p;
 }
 
+struct pycl_pooled *pycl_pool_take(struct pycl_pool *pool, size_t size)
+{
+    return take(pool, size, 1);
+}
+
+struct pycl_pooled *pycl_pool_retake(struct pycl_pool *pool, size_t size)
+{
+    return take(pool, size, 0);
+}
+
 struct pycl_pooled *pycl_pool_adopt(struct pycl_pool *pool, size_t size, void *block)
 {
     uint64_t nr = pycl_pool_bin_number(pool->bits, size);
     size_t nbytes = pycl_pool_alloc_size(pool->bits, nr);
-    struct pycl_pooled *p = new_record(pool, block, 0, nr, nbytes, size);
+    struct pycl_pooled *p = fill_record(malloc(sizeof *p), pool, block, 0, nr, nbytes, size);
     if (!p) {
         last_status = CL_OUT_OF_HOST_MEMORY;
         return NULL;
@@ -201,6 +247,7 @@ struct pycl_pooled *pycl_pool_adopt(struct pycl_pool *pool, size_t size, void *b
     else if (pool->kind == PYCL_POOL_BUFFERS)
         pycl_mem_retain(block);
     pthread_mutex_lock(&pool->lock);
+    pool->taken += nbytes;
     activate(&pool->s, nbytes, size);
     pool->refs += 1;
     pthread_mutex_unlock(&pool->lock);
@@ -239,6 +286,9 @@ static void destroy(struct pycl_pool *pool)
     for (size_t i = 0; i < pool->nbins; ++i)
         free(pool->bins[i].blocks);
     free(pool->bins);
+    free(pool->index);
+    while (pool->nspares)
+        free(pool->spares[--pool->nspares]);
     pthread_mutex_destroy(&pool->lock);
     free(pool);
 }
@@ -254,6 +304,7 @@ void pycl_pool_return(struct pycl_pooled *p)
     s->active_blocks -= 1;
     s->active_bytes -= p->size;
     s->active_alloc_bytes -= p->nbytes;
+    pool->returned += p->nbytes;
     /* A buffer's or an opaque block's address is the block itself. */
     void *block = p->svm ? (void *)p->svm : (void *)p->address;
     struct bin *b = pool->holding ? find_bin(pool, p->bin, 1) : NULL;
@@ -279,6 +330,10 @@ void pycl_pool_return(struct pycl_pooled *p)
         to_free = block; /* not holding (or no memory for the bin): freed */
     }
     int last = --pool->refs == 0;
+    if (!last && pool->nspares < SPARE_RECORDS) {
+        pool->spares[pool->nspares++] = p;
+        p = NULL;
+    }
     pthread_mutex_unlock(&pool->lock);
     free(p);
     if (to_free)
@@ -314,6 +369,17 @@ size_t pycl_pool_stop_holding(struct pycl_pool *pool)
     pool->holding = 0;
     pthread_mutex_unlock(&pool->lock);
     return pycl_pool_free_held(pool, 0);
+}
+
+size_t pycl_pool_settle(struct pycl_pool *pool, size_t step, size_t *returned)
+{
+    pthread_mutex_lock(&pool->lock);
+    size_t taken = pool->taken;
+    *returned = pool->returned;
+    pool->taken = pool->returned = 0;
+    pool->settle_step = step;
+    pthread_mutex_unlock(&pool->lock);
+    return taken;
 }
 
 void pycl_pool_count_oom_retry(struct pycl_pool *pool)

@@ -1,5 +1,6 @@
-/* The scalar forms of scalars.h: each builds its arrays on the stack and
- * calls the array form, which does the work (and the drivers' workarounds). */
+/* The scalar and short forms of scalars.h: each builds its arrays on the
+ * stack and calls the full form, which does the work (and the drivers'
+ * workarounds). */
 #include "dispatch.h"
 
 cl_int pycl_host_rect(cl_command_queue queue, cl_mem buffer, int reading, cl_bool blocking, size_t buffer_x,
@@ -106,4 +107,9 @@ cl_int pycl_buffer_rect_copy(cl_command_queue queue, cl_mem src, cl_mem dst, siz
     const size_t region[3] = {region_x, region_y, region_z};
     return pycl_enqueue_copy_buffer_rect(queue, src, dst, src_origin, dst_origin, region, src_row_pitch,
                                          src_slice_pitch, dst_row_pitch, dst_slice_pitch, num_events, wait_list, event);
+}
+
+cl_int pycl_buffer_new(cl_context context, cl_mem_flags flags, size_t size, cl_mem *buffer)
+{
+    return pycl_buffer_create(context, NULL, flags, size, NULL, buffer);
 }

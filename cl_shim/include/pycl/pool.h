@@ -16,6 +16,9 @@
 /* pycl_pool_status() after a pycl_pool_take that found no held block in the
  * bin: allocate one and hand it to pycl_pool_adopt. */
 #define PYCL_POOL_MISS 1
+/* pycl_pool_status() after a pycl_pool_take refused because the bytes handed
+ * out since the last pycl_pool_settle reached its step: settle, then retake. */
+#define PYCL_POOL_SETTLE 2
 
 struct pycl_pool;
 
@@ -49,12 +52,21 @@ cl_int pycl_pool_create(int kind, unsigned leading_bits, struct pycl_pool **pool
  * blocks go when the last handed-out block has come back too. Never blocks. */
 void pycl_pool_unref(struct pycl_pool *pool);
 
-/* Counts an allocation of `size` bytes (if `count`: not when retrying one)
- * and hands out a held block of its bin; NULL if there is none
- * (pycl_pool_status() says PYCL_POOL_MISS) or the record cannot be made
- * (CL_OUT_OF_HOST_MEMORY). The record is returned rather than stored through
- * an output pointer: Python's hot path needs no output cell. */
-struct pycl_pooled *pycl_pool_take(struct pycl_pool *pool, size_t size, int count);
+/* Counts an allocation of `size` bytes and hands out a held block of its
+ * bin; NULL if there is none (pycl_pool_status() says PYCL_POOL_MISS) or the
+ * record cannot be made (CL_OUT_OF_HOST_MEMORY). The record is returned rather
+ * than stored through an output pointer: Python's hot path needs no output
+ * cell. Never calls the driver (its CPython wrapper keeps the GIL). */
+struct pycl_pooled *pycl_pool_take(struct pycl_pool *pool, size_t size);
+/* pycl_pool_take for an allocation already counted (a retry). */
+struct pycl_pooled *pycl_pool_retake(struct pycl_pool *pool, size_t size);
+/* The collection budget (pycl.budget) of a pool's blocks, counted here so
+ * that neither an allocation nor a release runs Python for it: the bytes of
+ * blocks handed out since the last call, and in *returned those of blocks
+ * returned (released or collected); both counts restart. From now on
+ * pycl_pool_take refuses (PYCL_POOL_SETTLE) once `step` bytes have been
+ * handed out; 0: never. */
+size_t pycl_pool_settle(struct pycl_pool *pool, size_t step, size_t *returned);
 /* Hands out `block` (a cl_mem or a struct pycl_svm * of the bin's size, just
  * allocated) for `size` bytes; the pool takes a reference of its own. NULL
  * if the record cannot be made (CL_OUT_OF_HOST_MEMORY). */
