@@ -215,16 +215,12 @@ def _stages_creation(context: Context, flags: int, hostbuf: object, size: int) -
 
 
 def _write_after_creation(buffer: Buffer, host: Any, size: int) -> None:
-    """The staged write of a buffer's COPY_HOST_PTR contents, blocking, on a
-    queue of its context's first device."""
-    queue = CommandQueue(buffer._context)
-    try:
-        stager = _staging.stager(queue, None)
-        status = lib.pycl_staged_write(stager, queue._live(), buffer._live(), 0, host, size, 1, 0, _NULL, _NULL)
-        if status:
-            check(status, "clCreateBuffer", "COPY_HOST_PTR, staged: %d bytes" % size)
-    finally:
-        queue.release()
+    """The staged write of a buffer's COPY_HOST_PTR contents, blocking, on
+    the context's own queue on its first device."""
+    stager, queue = _staging.creation_stager(buffer._context)
+    status = lib.pycl_staged_write(stager, queue, buffer._live(), 0, host, size, 1, 0, _NULL, _NULL)
+    if status:
+        check(status, "clCreateBuffer", "COPY_HOST_PTR, staged: %d bytes" % size)
 
 
 StagedCreation.stages = _stages_creation

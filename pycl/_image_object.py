@@ -390,31 +390,31 @@ class Image(MemoryObject):
         elif flags & (_mf.USE_HOST_PTR | _mf.COPY_HOST_PTR):
             raise logic_error(routine, "flags %s need a hostbuf" % _mf.to_string(flags), lib.CL_INVALID_HOST_PTR)
         check_format_supported(context, flags, image_type, format, routine)
-        # Oclgrind reads host memory tightly packed at creation (see
+        # A large COPY_HOST_PTR image of a staged device is made empty and
+        # written through staging's pinned slots (the driver copies pageable
+        # memory at creation far slower: docs/design.md, "Staging"). Oclgrind
+        # reads host memory tightly packed at creation (see
         # _ignores_creation_pitches): a pitched hostbuf is written afterwards.
-        # A large COPY_HOST_PTR image of a staged device is written after
-        # creation too, through staging's pinned slots (the driver copies
-        # pageable memory at creation far slower: docs/design.md, "Staging").
-        late_write: Optional[tuple[Any, int, int]] = None  # (hostbuf, row pitch, slice pitch)
-        if host != ffi.NULL and (
-            (_ignores_creation_pitches(context) and (row, slice_) != _tight(image_type, shape, element))
-            or (
+        late_write: Optional[tuple[Any, Any, int, int, bool]] = None  # (hostbuf, host, row, slice pitch, staged)
+        if host != ffi.NULL:
+            staged = bool(
                 flags & _mf.COPY_HOST_PTR
                 and not flags & (_mf.USE_HOST_PTR | _HOST_CANNOT_WRITE)
                 and _staging.stages_creation(context, hostbuf, element * prod(_extents(image_type, shape)))
             )
-        ):
-            if flags & _mf.USE_HOST_PTR:
-                raise UnavailableError(
-                    routine,
-                    lib.PYCL_UNAVAILABLE,
-                    "Oclgrind ignores the pitches of host memory at image creation, so it cannot use hostbuf "
-                    "with pitches (%d, %d) in place: pass COPY_HOST_PTR or a tightly packed hostbuf" % (row, slice_),
-                )
-            late_write = (hostbuf, row, slice_)
-            flags &= ~_mf.COPY_HOST_PTR
-            host = ffi.NULL
-            row = slice_ = 0
+            if staged or (_ignores_creation_pitches(context) and (row, slice_) != _tight(image_type, shape, element)):
+                if flags & _mf.USE_HOST_PTR:
+                    raise UnavailableError(
+                        routine,
+                        lib.PYCL_UNAVAILABLE,
+                        "Oclgrind ignores the pitches of host memory at image creation, so it cannot use hostbuf "
+                        "with pitches (%d, %d) in place: pass COPY_HOST_PTR or a tightly packed hostbuf"
+                        % (row, slice_),
+                    )
+                late_write = (hostbuf, host, row, slice_, staged)
+                flags &= ~_mf.COPY_HOST_PTR
+                host = ffi.NULL
+                row = slice_ = 0
         plan = _plan(image_type, shape, element, format, row, slice_, buffer_handle)
         if key is not None:
             plans = context._memo.setdefault(_PLANS, {})
@@ -472,11 +472,22 @@ class Image(MemoryObject):
         if flags & _mf.USE_HOST_PTR:
             self._hostbuf = hostbuf
 
-    def _copy_in_later(self, hostbuf: HostSource, row: int, slice_: int) -> None:
-        """COPY_HOST_PTR done as a blocking write after creation (with
-        pitches on Oclgrind, or staged): through the image route of
-        ``enqueue_copy``, which ``pycl.image`` registers before any image
-        exists."""
+    def _copy_in_later(self, hostbuf: HostSource, host: Any, row: int, slice_: int, staged: bool) -> None:
+        """COPY_HOST_PTR done as a blocking write after creation: staged, on
+        the context's own queue (``row``/``slice_``: the creation pitches,
+        a 1D array's layer pitch as both); else (pitches on Oclgrind) through
+        the image route of ``enqueue_copy``, which ``pycl.image`` registers
+        before any image exists."""
+        if staged:
+            stager, queue = _staging.creation_stager(self._context)
+            w, h, d = self._extent
+            status = lib.pycl_staged_image(
+                stager, queue, self._live(), 0, 0, 0, 0, w, h, d, w * self._element,
+                self._type == _mot.IMAGE1D_ARRAY, row, slice_, host, 0, ffi.NULL, ffi.NULL,
+            )  # fmt: skip
+            if status:
+                check(status, "clCreateImage", "COPY_HOST_PTR, staged: %r" % (self,))
+            return
         queue = CommandQueue(self._context)
         try:
             enqueue_copy(queue, self, hostbuf, origin=(0, 0, 0), region=self._shape, pitches=(row, slice_))

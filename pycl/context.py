@@ -44,7 +44,7 @@ class Context(Handle):
         "_devices",
         "_stager",
         "_between_stager",
-        "_copy_queues",
+        "_own_queues",
         "_account",
         "_sub_aligns",
         "_svm_flags",
@@ -54,7 +54,7 @@ class Context(Handle):
     _devices: Optional[list[Device]]
     _stager: Any
     _between_stager: Any
-    _copy_queues: dict[int, Any]
+    _own_queues: dict[int, Any]
     _account: Optional[DeviceAccount]
     _sub_aligns: Optional[tuple[int, ...]]
     _svm_flags: set[int]
@@ -105,7 +105,7 @@ class Context(Handle):
         self._devices = None
         self._stager = None  # pinned slots for staged copies (pycl.staging)
         self._between_stager = None  # pinned slots for copies to other devices and contexts (pycl.staging)
-        self._copy_queues = {}  # device handle -> the queue of enqueue_copy_between's copy thread (pycl.staging)
+        self._own_queues = {}  # device handle -> pycl's own queue on it (pycl.staging)
         self._account = None  # its device's collection budget (pycl.budget), found at first use
         self._sub_aligns = None  # its devices' sub-buffer alignments in bytes (Buffer), found at first use
         self._svm_flags = set()  # the svm_mem_flags found usable on its devices (SVMAllocation)

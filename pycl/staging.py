@@ -120,13 +120,31 @@ def stager(queue: CommandQueue, host: object) -> Any:
     should be staged, else None."""
     if not _staged_type(queue._device) or not queue.is_in_order or _is_pinned(host):
         return None
-    context = queue._context
+    found = queue._context._stager
+    if found is None:
+        found = _host_stager(queue._context, queue._live(), queue._device)
+    return found
+
+
+def _host_stager(context: Context, queue: Any, device: Device) -> Any:
+    """The context's stager for host copies, made with ``queue`` (a handle
+    on ``device``), which maps its slots."""
+    chunk = _settings["chunk_bytes"]
+    threads = _threads_for(device, _settings["threads"])
+    found = context._stager = _new_stager(context, queue, chunk, 2 * threads, threads)
+    return found
+
+
+def creation_stager(context: Context) -> tuple[Any, Any]:
+    """``(stager, queue handle)`` for the staged write of a memory object
+    made with COPY_HOST_PTR (``stages_creation``): the context's stager and
+    its own queue on its first device, so that no queue is made per object."""
+    device = context.devices[0]
+    queue = _own_queue(context, device)
     found = context._stager
     if found is None:
-        chunk = _settings["chunk_bytes"]
-        threads = _threads_for(queue._device, _settings["threads"])
-        found = context._stager = _new_stager(queue, chunk, 2 * threads, threads)
-    return found
+        found = _host_stager(context, queue, device)
+    return found, queue
 
 
 def stages_creation(context: Context, host: object, nbytes: int) -> bool:
@@ -150,7 +168,7 @@ def between_stager(src_queue: CommandQueue) -> Any:
     found = context._between_stager
     if found is None:
         chunk, slots = _settings["between_chunk_bytes"], _settings["between_slots"]
-        found = context._between_stager = _new_stager(src_queue, chunk, slots, 1)
+        found = context._between_stager = _new_stager(context, src_queue._live(), chunk, slots, 1)
     return found
 
 
@@ -162,29 +180,32 @@ def copy_queues(src_queue: CommandQueue, dst_queue: CommandQueue) -> tuple[Any, 
     events relayed from callbacks)."""
     if _threads_for(src_queue._device, 2) == 1 or _threads_for(dst_queue._device, 2) == 1:
         return ffi.NULL, ffi.NULL
-    return _copy_queue(src_queue), _copy_queue(dst_queue)
+    return (
+        _own_queue(src_queue._context, src_queue._device),
+        _own_queue(dst_queue._context, dst_queue._device),
+    )
 
 
-def _copy_queue(queue: CommandQueue) -> Any:
-    """The context's copy queue on ``queue``'s device, made at first use and
-    released with the context (a bare handle: a CommandQueue object would
-    hold the context in a reference cycle)."""
-    context, device = queue._context, queue._device
-    found = context._copy_queues.get(device._ptr)
+def _own_queue(context: Context, device: Device) -> Any:
+    """The context's own in-order queue on ``device`` (staged creations, the
+    copy thread of ``enqueue_copy_between``), made at first use and released
+    with the context (a bare handle: a CommandQueue object would hold the
+    context in a reference cycle)."""
+    found = context._own_queues.get(device._ptr)
     if found is None:
         out = ffi.new("cl_command_queue *")
         status = lib.pycl_queue_create(context._live(), device._live(), ffi.NULL, out)
-        check(status, "clCreateCommandQueueWithProperties", "enqueue_copy_between's queue on %r" % (device,))
-        found = context._copy_queues[device._ptr] = ffi.gc(out[0], lib.pycl_queue_release)
+        check(status, "clCreateCommandQueueWithProperties", "pycl's own queue on %r" % (device,))
+        found = context._own_queues[device._ptr] = ffi.gc(out[0], lib.pycl_queue_release)
     return found
 
 
-def _new_stager(queue: CommandQueue, chunk: int, slots: int, threads: int) -> Any:
-    context = queue._context
+def _new_stager(context: Context, queue: Any, chunk: int, slots: int, threads: int) -> Any:
+    """A stager of ``context`` whose slots ``queue`` (a handle) maps."""
     if _budget.enabled:
         _budget.charge(context, slots * chunk)  # the pinned slots, freed with the context
     out = ffi.new("struct pycl_stager **")
-    status = lib.pycl_stager_create(context._live(), queue._live(), chunk, slots, threads, out)
+    status = lib.pycl_stager_create(context._live(), queue, chunk, slots, threads, out)
     check(status, "pycl_stager_create", "%d slots of %d bytes" % (slots, chunk))
     return ffi.gc(out[0], lib.pycl_stager_free)
 
