@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any, Optional
 import numpy as np
 
 from pycl import _wards
-from pycl import constants as _constants
 from pycl import staging as _staging
 from pycl._args import (
     NO_HOST_READ,
@@ -34,7 +33,6 @@ from pycl.queue import CommandQueue, queue_handle
 if TYPE_CHECKING:
     from pycl._enqueue import Route
     from pycl._typing import Size, WaitList
-    from pycl.context import Context
     from pycl.memory import Buffer
 
 __all__ = [
@@ -202,18 +200,6 @@ read_buffer: Route = _host_route(True)
 # {{{ COPY_HOST_PTR through staging
 
 
-_mf = _constants.mem_flags
-_CANNOT_STAGE_CREATION = _mf.ALLOC_HOST_PTR | _mf.HOST_READ_ONLY | _mf.HOST_NO_ACCESS
-
-
-def _stages_creation(context: Context, flags: int, hostbuf: object, size: int) -> bool:
-    """A COPY_HOST_PTR buffer of a staged device is made empty and written
-    through staging's pinned slots, which a GPU driver's copy of pageable
-    memory at creation is far slower than (docs/design.md, "Staging"); not
-    one in host memory (ALLOC_HOST_PTR) or that the host may not write."""
-    return not flags & _CANNOT_STAGE_CREATION and _staging.stages_creation(context, hostbuf, size)
-
-
 def _write_after_creation(buffer: Buffer, host: Any, size: int) -> None:
     """The staged write of a buffer's COPY_HOST_PTR contents, blocking, on
     the context's own queue on its first device."""
@@ -223,7 +209,7 @@ def _write_after_creation(buffer: Buffer, host: Any, size: int) -> None:
         check(status, "clCreateBuffer", "COPY_HOST_PTR, staged: %d bytes" % size)
 
 
-StagedCreation.stages = _stages_creation
+StagedCreation.stages = _staging.stages_creation
 StagedCreation.write = _write_after_creation
 
 

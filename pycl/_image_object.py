@@ -57,8 +57,6 @@ _mf = _constants.mem_flags
 _mot = _constants.mem_object_type
 _ct = _constants.channel_type
 _co = _constants.channel_order
-# Flags under which the host may not write an image after creation.
-_HOST_CANNOT_WRITE = _mf.HOST_READ_ONLY | _mf.HOST_NO_ACCESS
 
 
 # {{{ creation checks
@@ -397,11 +395,7 @@ class Image(MemoryObject):
         # _ignores_creation_pitches): a pitched hostbuf is written afterwards.
         late_write: Optional[tuple[Any, Any, int, int, bool]] = None  # (hostbuf, host, row, slice pitch, staged)
         if host != ffi.NULL:
-            staged = bool(
-                flags & _mf.COPY_HOST_PTR
-                and not flags & (_mf.USE_HOST_PTR | _HOST_CANNOT_WRITE)
-                and _staging.stages_creation(context, hostbuf, element * prod(_extents(image_type, shape)))
-            )
+            staged = _staging.stages_creation(context, flags, hostbuf, element * prod(_extents(image_type, shape)))
             if staged or (_ignores_creation_pitches(context) and (row, slice_) != _tight(image_type, shape, element)):
                 if flags & _mf.USE_HOST_PTR:
                     raise UnavailableError(

@@ -411,7 +411,7 @@ class Buffer(MemoryObject):
         if context_handle is None:
             context._live()  # raises: released
         staged_host = None
-        if hostbuf is not None and flags & _COPY and StagedCreation.stages(context, flags, hostbuf, size):
+        if hostbuf is not None and StagedCreation.stages(context, flags, hostbuf, size):
             staged_host, host, flags = host, _NULL, flags & ~_COPY  # made empty, written below
         if _budget.enabled:
             _budget.charge(context, size)

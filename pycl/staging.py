@@ -51,6 +51,9 @@ if TYPE_CHECKING:
 __all__ = ["configure", "settings"]
 
 _dt = _constants.device_type
+_mf = _constants.mem_flags
+# Of these flags, a staged creation (stages_creation) has COPY_HOST_PTR alone.
+_COPY_ONLY = _mf.COPY_HOST_PTR | _mf.USE_HOST_PTR | _mf.ALLOC_HOST_PTR | _mf.HOST_READ_ONLY | _mf.HOST_NO_ACCESS
 # The defaults come from sweeps of chunk sizes, thread and slot counts on the
 # GPU machines (docs/design.md, "Staging", has the figures).
 _settings: dict[str, int] = {
@@ -147,11 +150,17 @@ def creation_stager(context: Context) -> tuple[Any, Any]:
     return found, queue
 
 
-def stages_creation(context: Context, host: object, nbytes: int) -> bool:
-    """True if a memory object of ``context`` made from ``nbytes`` of ``host``
-    (COPY_HOST_PTR) is better made empty and written through a staged copy
-    on a queue of the context's first device."""
-    return nbytes >= threshold and _staged_type(context.devices[0]) and not _is_pinned(host)
+def stages_creation(context: Context, flags: int, host: object, nbytes: int) -> bool:
+    """True if a memory object of ``context`` made with ``flags`` from
+    ``nbytes`` of ``host`` is better made empty and written through a staged
+    copy on a queue of the context's first device: COPY_HOST_PTR, not in
+    host memory (ALLOC_HOST_PTR) and not memory the host may not write."""
+    return (
+        flags & _COPY_ONLY == _mf.COPY_HOST_PTR
+        and nbytes >= threshold
+        and _staged_type(context.devices[0])
+        and not _is_pinned(host)
+    )
 
 
 def stages_between(src_device: Device, dst_device: Device) -> bool:
@@ -226,7 +235,7 @@ def _is_pinned(host: object) -> bool:
     obj = host
     for _ in range(8):  # views of views ... of a pinned array
         if isinstance(obj, MemoryMap):
-            return bool(obj._mem._flags & _constants.mem_flags.ALLOC_HOST_PTR)
+            return bool(obj._mem._flags & _mf.ALLOC_HOST_PTR)
         obj = getattr(obj, "base", None)
         if obj is None:
             return False
