@@ -225,6 +225,7 @@ class KernelArgs:
         "object_places",
         "queue",
         "built_for",
+        "last_sizes",
         "event_cell",
         "event_int",
         "wait_cells",
@@ -257,6 +258,9 @@ class KernelArgs:
         self.lock = threading.Lock()  # held by whoever sets or launches (see the module docstring)
         self.queue: Any = None
         self.built_for: Any = None
+        # the work sizes of the last fast launch, (global, local), and what
+        # the shim took of them, (dims, g0, g1, g2, l0, l1, l2): pycl._launch
+        self.last_sizes: tuple[Any, ...] = (_UNSET, _UNSET)
         # the event of a launch, as cl_event and as an int (Event._ptr)
         self.event_cell = ffi.addressof(self.struct, "event")
         self.event_int = ffi.cast("intptr_t *", self.event_cell)

@@ -6,7 +6,10 @@ The fast path takes work sizes that are plain ints (or tuples of 1 to 3 of
 them) as they are: cffi refuses a negative or too large one, the shim refuses
 one above ``SIZE_LIMIT`` and a launch of more work-groups than the device
 survives, and any refusal goes to the general path, ``checked_sizes``, which
-names the mistake. The checks that depend on the queue (its type, that the
+names the mistake. The size objects of a kernel's last fast launch are
+remembered with what the shim took of them: the same objects again skip the
+parsing (only identity counts, so an equal float or bool never passes for an
+int). The checks that depend on the queue (its type, that the
 kernel's program was built for its device, the device's work-group limit)
 run when a kernel meets a queue other than its last one, or its program was
 built again. Every other check runs at every launch: the kernel, the queue
@@ -107,52 +110,67 @@ def launch(
             count, events = wait_list(wait_for, _ROUTINE)
 
     # The fast path: plain ints, no offset, no g_times_l, no empty ranges.
-    # A local size of 0 tells the shim that there is none; a dimension
-    # past the size's own counts 1.
+    # The size objects of the kernel's last fast launch, and what the shim
+    # took of them, are remembered: tuples and ints are immutable, so the
+    # same objects (a constant, an array's shape) need no parsing again.
     status = _REFUSED
-    extent = (global_size,) if type(global_size) is int else global_size
-    if type(extent) is tuple and global_offset is None and not (g_times_l or allow_empty_ndrange):
-        dims = len(extent)
-        if local_size is None:
-            local_dims, l0, l1, l2 = dims, 0, 0, 0
-        elif type(local_size) is int:
-            local_dims, l0, l1, l2 = (1 if local_size else 0), local_size, 1, 1
-        elif type(local_size) is tuple:
-            local_dims = len(local_size)
-            if local_dims == 1:
-                l0 = local_size[0]
-                l1 = l2 = 1
-            elif local_dims == 2:
-                l0, l1 = local_size
-                l2 = 1
-            elif local_dims == 3:
-                l0, l1, l2 = local_size
-            else:
-                local_dims = 0
-            if local_dims == dims and (type(l0) is not int or type(l1) is not int or type(l2) is not int or not l0):
-                local_dims = 0
+    if global_offset is None and not (g_times_l or allow_empty_ndrange):
+        last = args.last_sizes
+        if global_size is last[0] and local_size is last[1]:
+            _, _, dims, g0, g1, g2, l0, l1, l2 = last
         else:
-            local_dims = 0
+            # dims 0: not plain ints (or tuples of 1 to 3 of them) in
+            # matching dimensions. A local size of 0 tells the shim that
+            # there is none; a dimension past the size's own counts 1.
+            last, dims = None, 0
+            extent = (global_size,) if type(global_size) is int else global_size
+            if type(extent) is tuple:
+                n = len(extent)
+                if local_size is None:
+                    local_dims, l0, l1, l2 = n, 0, 0, 0
+                elif type(local_size) is int:
+                    local_dims, l0, l1, l2 = (1 if local_size else 0), local_size, 1, 1
+                elif type(local_size) is tuple:
+                    local_dims = len(local_size)
+                    if local_dims == 1:
+                        l0 = local_size[0]
+                        l1 = l2 = 1
+                    elif local_dims == 2:
+                        l0, l1 = local_size
+                        l2 = 1
+                    elif local_dims == 3:
+                        l0, l1, l2 = local_size
+                    if local_dims == n and (
+                        type(l0) is not int or type(l1) is not int or type(l2) is not int or not l0
+                    ):
+                        local_dims = 0
+                else:
+                    local_dims = 0
+                if local_dims != n:
+                    pass
+                elif n == 1:
+                    g0 = extent[0]
+                    g1 = g2 = 1
+                    dims = 1 if type(g0) is int else 0
+                elif n == 2:
+                    g0, g1 = extent
+                    g2 = 1
+                    dims = 2 if type(g0) is int and type(g1) is int else 0
+                elif n == 3:
+                    g0, g1, g2 = extent
+                    dims = 3 if type(g0) is int and type(g1) is int and type(g2) is int else 0
         try:
-            if local_dims != dims:
-                pass
-            elif dims == 1:
-                g0 = extent[0]
-                if type(g0) is int:
-                    status = lib.pycl_launch_1d(queue_ptr, kernel_ptr, args.struct, g0, l0, count, events)
-            elif dims == 2:
-                g0, g1 = extent
-                if type(g0) is int and type(g1) is int:
-                    status = lib.pycl_launch(queue_ptr, kernel_ptr, args.struct, 2, g0, g1, 1, l0, l1, 1, count, events)
-            elif dims == 3:
-                g0, g1, g2 = extent
-                if type(g0) is int and type(g1) is int and type(g2) is int:
-                    status = lib.pycl_launch(
-                        queue_ptr, kernel_ptr, args.struct, 3, g0, g1, g2, l0, l1, l2, count, events
-                    )
+            if dims == 1:
+                status = lib.pycl_launch_1d(queue_ptr, kernel_ptr, args.struct, g0, l0, count, events)
+            elif dims:
+                status = lib.pycl_launch(
+                    queue_ptr, kernel_ptr, args.struct, dims, g0, g1, g2, l0, l1, l2, count, events
+                )
         except OverflowError:  # a negative size, or one past size_t
             pass
         if not status:
+            if last is None:
+                args.last_sizes = (global_size, local_size, dims, g0, g1, g2, l0, l1, l2)
             event = _new_object(Event)
             event._ptr = args.event_int[0]
             event._handle = _gc(args.event_cell[0], _release_event)

@@ -117,6 +117,79 @@ def test_iteration_loop(env):
     np.testing.assert_array_equal(read(queue, buf), model)
 
 
+SHAPE_SOURCE = """
+__kernel void shape(__global int *global_sizes, __global int *local_sizes, int tag)
+{
+    size_t i = get_global_id(1) * get_global_size(0) + get_global_id(0);
+    global_sizes[i] = (int)(get_global_size(0) * get_global_size(1)) * 100 + tag;
+    local_sizes[i] = (int)(get_local_size(0) * 16 + get_local_size(1));
+}
+"""
+
+
+def test_sizes_repeated_by_object_or_by_value(env):
+    """A launch remembers the size objects of the last one (pycl._launch):
+    the same objects, equal new ones and different ones, with and without
+    an offset or g_times_l, each run exactly the work-items and groups
+    asked for."""
+    ctx, queue, _, _, _ = env
+    knl = cl.Kernel(cl.Program(ctx, SHAPE_SOURCE).build(), "shape")
+    knl.set_scalar_arg_dtypes([None, None, np.int32])
+    mf = cl.mem_flags
+    sizes_buf = cl.Buffer(ctx, mf.READ_WRITE, 4 * N)
+    groups_buf = cl.Buffer(ctx, mf.READ_WRITE, 4 * N)
+    sizes_model = np.full(N, -1, np.int32)
+    groups_model = np.full(N, -1, np.int32)
+    cl.enqueue_fill_buffer(queue, sizes_buf, np.int32(-1), 0, 4 * N)
+    cl.enqueue_fill_buffer(queue, groups_buf, np.int32(-1), 0, 4 * N)
+    whole, half, group = (N,), (N // 2,), (8,)
+    plane, tile = (N // 8, 8), (4, 2)
+    calls = [  # global size, local size, keywords, first work-item, work-items
+        (whole, None, {}, 0, N),
+        (whole, None, {}, 0, N),  # the same objects
+        (half, None, {}, 0, N // 2),
+        (whole, group, {}, 0, N),
+        (whole, (16,), {}, 0, N),  # the same global size, another local size
+        (whole, (16,), {}, 0, N),
+        (tuple([N // 4]), group, {}, 0, N // 4),  # equal values, new objects
+        (half, group, {}, 0, N // 2),
+        (half, group, {"offset": (8,)}, 8, N // 2),  # the same objects, with an offset
+        (group, group, {}, 0, 8),
+        (group, group, {"g_times_l": True}, 0, N),  # the same objects, times the local size
+        (whole, 32, {}, 0, N),
+        (plane, tile, {}, 0, N),
+        (plane, tile, {}, 0, N),
+        (plane, (2, 4), {}, 0, N),
+        (whole, None, {}, 0, N),
+    ]
+    tag = 0
+    for global_size, local_size, extra, first, items in calls:
+        for form in ("call", "enqueue"):
+            tag += 1
+            if form == "call":
+                keywords = {("global_offset" if k == "offset" else k): v for k, v in extra.items()}
+                knl(queue, global_size, local_size, sizes_buf, groups_buf, tag, **keywords)
+            else:
+                keywords = {("global_work_offset" if k == "offset" else k): v for k, v in extra.items()}
+                knl.set_args(sizes_buf, groups_buf, np.int32(tag))
+                cl.enqueue_nd_range_kernel(queue, knl, global_size, local_size, **keywords)
+            sizes_model[first : first + items] = items * 100 + tag
+            got_sizes, got_groups = np.empty(N, np.int32), np.empty(N, np.int32)
+            cl.enqueue_copy(queue, got_sizes, sizes_buf)
+            cl.enqueue_copy(queue, got_groups, groups_buf)
+            np.testing.assert_array_equal(got_sizes, sizes_model, err_msg="%s %d" % (form, tag))
+            if local_size is not None:
+                local = (local_size, 1) if type(local_size) is int else tuple(local_size) + (1,)
+                groups_model[first : first + items] = local[0] * 16 + local[1]
+                np.testing.assert_array_equal(got_groups, groups_model, err_msg="%s %d" % (form, tag))
+            else:  # the driver chooses
+                groups_model[first : first + items] = got_groups[first : first + items]
+    with pytest.raises(TypeError, match=r"global_size\[0\] must be an int, not float"):
+        knl(queue, (64.0,), None, sizes_buf, groups_buf, 0)  # equal to an earlier (64,), but refused
+    with pytest.raises(cl.LogicError, match="local_work_size has 2 dimensions but global_work_size has 1"):
+        cl.enqueue_nd_range_kernel(queue, knl, whole, (1, 1))
+
+
 def test_launch_errors(env):
     ctx, queue, program, buf, model = env
     knl = cl.Kernel(program, "k")
