@@ -30,7 +30,7 @@ except ImportError as _error:
     ) from None
 
 from pycl.mpi.comm import Comm
-from pycl.mpi.devices import rank_device, rank_queue
+from pycl.mpi.devices import node_devices, rank_device, rank_queue
 from pycl.mpi.request import CommError, CommTimeoutError, Request
 from pycl.mpi.settings import configure, settings
 
@@ -40,6 +40,7 @@ __all__ = [
     "CommTimeoutError",
     "Request",
     "configure",
+    "node_devices",
     "rank_device",
     "rank_queue",
     "settings",

@@ -12,7 +12,7 @@ place; the ``i``-forms return a ``Request``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional
+from typing import Any, Optional
 
 import numpy as np
 from mpi4py import MPI
@@ -26,19 +26,18 @@ from pycl.mpi.request import CommError, Request, Steps
 from pycl.pinned import PinnedPool
 from pycl.queue import CommandQueue
 
-if TYPE_CHECKING:
-    from pycl.mpi.request import Waitable
-
 __all__ = ["Comm"]
 
 _OPS = {"sum": (1, MPI.SUM), "min": (2, MPI.MIN), "max": (3, MPI.MAX)}
 
 
 def _rank_value(value: Any, name: str, size: int, routine: str, wildcard: bool = False) -> int:
+    """A rank of the communicator, or ``MPI.PROC_NULL`` (no peer: the
+    operation does nothing), or for a source ``MPI.ANY_SOURCE``."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise TypeError("%s: %s must be an int, not %s" % (routine, name, type(value).__name__))
     value = int(value)
-    if wildcard and value == MPI.ANY_SOURCE:
+    if value == MPI.PROC_NULL or (wildcard and value == MPI.ANY_SOURCE):
         return value
     if not 0 <= value < size:
         raise logic_error(routine, "%s = %d is not a rank of the communicator (0 to %d)" % (name, value, size - 1))
@@ -162,27 +161,29 @@ class Comm:
         self, mem: Any, dest: int, tag: int = 0, *, offset: int = 0, count: Optional[int] = None, dtype: Any = None
     ) -> Request:
         """Start sending ``count`` elements of ``dtype`` of ``mem`` from
-        ``offset`` (bytes) to rank ``dest``, matched by a ``recv`` with this
-        ``tag``."""
+        ``offset`` (bytes) to rank ``dest`` (``MPI.PROC_NULL``: nowhere),
+        matched by a ``recv`` with this ``tag``."""
         routine = "pycl.mpi.Comm.isend"
         self._check(routine)
         dest = _rank_value(dest, "dest", self.size, routine)
         tag = _tag_value(tag, "tag", routine)
         reg = self._region(mem, offset, count, dtype, routine, "mem")
-        return Request(self, routine, [self._send_steps(reg, dest, tag, routine)])
+        return Request(self, routine, [] if dest == MPI.PROC_NULL else [self._send_steps(reg, dest, tag, routine)])
 
     def irecv(
         self, mem: Any, source: int, tag: int = 0, *, offset: int = 0, count: Optional[int] = None, dtype: Any = None
     ) -> Request:
         """Start receiving ``count`` elements of ``dtype`` into ``mem`` from
-        ``offset`` (bytes), sent by rank ``source`` (or ``MPI.ANY_SOURCE``)
-        with ``tag``. The sender's count and dtype must be the same."""
+        ``offset`` (bytes), sent by rank ``source`` (or ``MPI.ANY_SOURCE``; ``MPI.PROC_NULL``:
+        nothing) with ``tag``. The sender's count and dtype must be the same."""
         routine = "pycl.mpi.Comm.irecv"
         self._check(routine)
         source = _rank_value(source, "source", self.size, routine, wildcard=True)
         tag = _tag_value(tag, "tag", routine)
         reg = self._region(mem, offset, count, dtype, routine, "mem")
-        return Request(self, routine, [self._recv_steps(reg, source, tag, routine)])
+        return Request(
+            self, routine, [] if source == MPI.PROC_NULL else [self._recv_steps(reg, source, tag, routine)]
+        )
 
     def send(self, mem: Any, dest: int, tag: int = 0, **kwargs: Any) -> None:
         """``isend(...).wait()``: returns when ``mem`` may be reused."""
@@ -220,11 +221,12 @@ class Comm:
         send = region(self.queue, sendmem, send_offset, count, dtype, routine, "sendmem")
         recv_count = count if recv_count is None else recv_count
         recv = region(self.queue, recvmem, recv_offset, recv_count, dtype, routine, "recvmem")
-        return Request(
-            self,
-            routine,
-            [self._recv_steps(recv, source, recvtag, routine), self._send_steps(send, dest, sendtag, routine)],
-        )
+        steps = []
+        if source != MPI.PROC_NULL:
+            steps.append(self._recv_steps(recv, source, recvtag, routine))
+        if dest != MPI.PROC_NULL:
+            steps.append(self._send_steps(send, dest, sendtag, routine))
+        return Request(self, routine, steps)
 
     def sendrecv(self, sendmem: Any, dest: int, recvmem: Any, source: int, *args: Any, **kwargs: Any) -> None:
         """``isendrecv(...).wait()``."""
