@@ -34,7 +34,7 @@ from mpi4py import MPI
 
 import pycl as cl
 from pycl import mpi as clmpi
-from pycl.mpi.settings import staged
+from pycl.mpi.config import staged
 
 # MPICH's network path on one host: no shared-memory shortcut between local
 # ranks, and libfabric's TCP provider rather than its shared-memory one.

@@ -32,7 +32,7 @@ except ImportError as _error:
 from pycl.mpi.comm import Comm
 from pycl.mpi.devices import node_devices, rank_device, rank_queue
 from pycl.mpi.request import CommError, CommTimeoutError, Request
-from pycl.mpi.settings import configure, settings
+from pycl.mpi.config import configure, settings
 
 __all__ = [
     "Comm",

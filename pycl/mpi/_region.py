@@ -13,7 +13,7 @@ from pycl._args import dtype_of, size_value
 from pycl.errors import logic_error
 from pycl.mapping import enqueue_map_buffer
 from pycl.memory import Buffer
-from pycl.mpi import settings as _settings
+from pycl.mpi import config as _config
 from pycl.transfer import enqueue_copy
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ class Region:
         self.count = count
         self.dtype = dtype
         self.nbytes = count * dtype.itemsize
-        self.staged = _settings.staged(queue.device.type)
+        self.staged = _config.staged(queue.device.type)
 
     def _svm(self, at: int, n: int) -> Any:
         from pycl.svm import SVM

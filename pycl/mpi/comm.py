@@ -19,7 +19,7 @@ from mpi4py import MPI
 
 from pycl.errors import logic_error
 from pycl.mpi import _wire
-from pycl.mpi import settings as _settings
+from pycl.mpi import config as _config
 from pycl.mpi._pipeline import chunking, run
 from pycl.mpi._region import Region, region
 from pycl.mpi.request import CommError, Request, Steps
@@ -233,7 +233,7 @@ class Comm:
         self.isendrecv(sendmem, dest, recvmem, source, *args, **kwargs).wait()
 
     def _send_steps(self, reg: Region, dest: int, tag: int, routine: str) -> Steps:
-        chunk, slots = _settings.settings()["chunk_bytes"], _settings.settings()["slots"]
+        chunk, slots = _config.settings()["chunk_bytes"], _config.settings()["slots"]
         data_tag = self._next_tag()
         head = _wire.header(_wire.SEND, reg.count, reg.dtype, chunk, data_tag, self.rank)
         answer = _wire.empty()
@@ -242,7 +242,7 @@ class Comm:
         yield from self._stream(reg, chunk, slots, lambda view: self._data.Isend(view, dest, data_tag), True)
 
     def _recv_steps(self, reg: Region, source: int, tag: int, routine: str) -> Steps:
-        chunk, slots = _settings.settings()["chunk_bytes"], _settings.settings()["slots"]
+        chunk, slots = _config.settings()["chunk_bytes"], _config.settings()["slots"]
         theirs = _wire.empty()
         yield self._head.Irecv(theirs, source, tag)
         mine = _wire.header(_wire.REPLY, reg.count, reg.dtype, chunk, 0, self.rank)
@@ -320,7 +320,7 @@ class Comm:
         self.ibcast(mem, root, **kwargs).wait()
 
     def _bcast_steps(self, reg: Region, root: int) -> Steps:
-        chunk, slots = _settings.settings()["chunk_bytes"], _settings.settings()["slots"]
+        chunk, slots = _config.settings()["chunk_bytes"], _config.settings()["slots"]
         yield from self._agree(_wire.header(_wire.BCAST, reg.count, reg.dtype, chunk, root, self.rank))
         comm = self._data
         yield from self._stream(reg, chunk, slots, lambda view: comm.Ibcast(view, root), self.rank == root)
@@ -361,7 +361,7 @@ class Comm:
         self.iallreduce(sendmem, recvmem, op, **kwargs).wait()
 
     def _allreduce_steps(self, send: Region, recv: Region, op: str) -> Steps:
-        chunk, slots = _settings.settings()["chunk_bytes"], _settings.settings()["slots"]
+        chunk, slots = _config.settings()["chunk_bytes"], _config.settings()["slots"]
         code, mpi_op = _OPS[op]
         yield from self._agree(_wire.header(_wire.ALLREDUCE, send.count, send.dtype, chunk, code, self.rank))
         per, chunks = chunking(send.count, send.dtype.itemsize, chunk)
@@ -436,7 +436,7 @@ class Comm:
         self.iallgather(sendmem, recvmem, **kwargs).wait()
 
     def _allgather_steps(self, send: Region, recv: Region) -> Steps:
-        chunk, slots = _settings.settings()["chunk_bytes"], _settings.settings()["slots"]
+        chunk, slots = _config.settings()["chunk_bytes"], _config.settings()["slots"]
         yield from self._agree(_wire.header(_wire.ALLGATHER, send.count, send.dtype, chunk, 0, self.rank))
         per, chunks = chunking(send.count, send.dtype.itemsize, chunk)
         if not chunks:

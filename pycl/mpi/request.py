@@ -25,7 +25,7 @@ from mpi4py import MPI
 from pycl import constants as _constants
 from pycl import errors as _errors
 from pycl.event import Event
-from pycl.mpi import settings as _settings
+from pycl.mpi import config as _config
 
 if TYPE_CHECKING:
     from pycl.mpi.comm import Comm
@@ -115,7 +115,7 @@ class Request:
         ``timeout`` (default: the ``timeout`` setting) bounds the time
         without progress, after which ``CommTimeoutError`` is raised and
         the ``Comm`` is unusable."""
-        limit = _settings.settings()["timeout"] if timeout is None else float(timeout)
+        limit = _config.settings()["timeout"] if timeout is None else float(timeout)
         idle = 0
         while self._steps:
             if _advance_all():
