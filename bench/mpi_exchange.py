@@ -115,7 +115,9 @@ def ranks(args):
                 pyopencl.enqueue_copy(pq, pbuf, host)
             pq.finish()
 
-        row("PyOpenCL: enqueue_copy, mpi4py Send/Recv, enqueue_copy", best_seconds(world, args.rounds, the_pyopencl_way))
+        row(
+            "PyOpenCL: enqueue_copy, mpi4py Send/Recv, enqueue_copy", best_seconds(world, args.rounds, the_pyopencl_way)
+        )
     else:
         from pycl import staging
 

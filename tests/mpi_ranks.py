@@ -15,7 +15,6 @@ import os
 import sys
 
 import numpy as np
-
 from mpi4py import MPI
 
 import pycl as cl

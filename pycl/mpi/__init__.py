@@ -30,9 +30,9 @@ except ImportError as _error:
     ) from None
 
 from pycl.mpi.comm import Comm
+from pycl.mpi.config import configure, settings
 from pycl.mpi.devices import node_devices, rank_device, rank_queue
 from pycl.mpi.request import CommError, CommTimeoutError, Request
-from pycl.mpi.config import configure, settings
 
 __all__ = [
     "Comm",

@@ -32,9 +32,7 @@ class Region:
 
     __slots__ = ("queue", "mem", "svm", "offset", "nbytes", "count", "dtype", "staged")
 
-    def __init__(
-        self, queue: CommandQueue, mem: Any, svm: Any, offset: int, count: int, dtype: np.dtype[Any]
-    ) -> None:
+    def __init__(self, queue: CommandQueue, mem: Any, svm: Any, offset: int, count: int, dtype: np.dtype[Any]) -> None:
         self.queue = queue
         self.mem = mem
         self.svm = svm  # the SVM's bytes (a numpy uint8 array), or None for a Buffer
@@ -71,7 +69,7 @@ class Region:
             flags = _map.WRITE_INVALIDATE_REGION
         if self.svm is None:
             array, _ = enqueue_map_buffer(self.queue, self.mem, flags, self.offset, (self.nbytes,), _UINT8)
-            memory_map = array.base
+            memory_map: Any = array.base  # the MemoryMap
 
             def unmap() -> None:
                 memory_map.release(self.queue).wait()
@@ -85,9 +83,7 @@ class Region:
         return np.frombuffer(svm_map.array, np.uint8), unmap_svm
 
 
-def region(
-    queue: CommandQueue, mem: Any, offset: Any, count: Any, dtype: Any, routine: str, name: str
-) -> Region:
+def region(queue: CommandQueue, mem: Any, offset: Any, count: Any, dtype: Any, routine: str, name: str) -> Region:
     """The checked region of ``mem`` (argument ``name`` of ``routine``):
     a Buffer of ``queue``'s context, an SVM allocation or ``SVM`` tag, or a
     numpy array in SVM (from ``svm_empty``); ``dtype`` None means the

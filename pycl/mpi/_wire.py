@@ -58,7 +58,7 @@ def _dtype_name(code: int) -> str:
 
 def describe(head: np.ndarray, what: str = "count") -> str:
     """``"count 100 of float32, chunk_bytes 8388608"``."""
-    return "%s %d of %s, chunk_bytes %d" % (what, head[_COUNT], _dtype_name(head[_DTYPE]), head[_CHUNK])
+    return "%s %d of %s, chunk_bytes %d" % (what, head[_COUNT], _dtype_name(int(head[_DTYPE])), head[_CHUNK])
 
 
 def _checked(head: np.ndarray, routine: str) -> np.ndarray:

@@ -44,10 +44,16 @@ def _rank_value(value: Any, name: str, size: int, routine: str, wildcard: bool =
     return value
 
 
+def _tag_limit() -> int:
+    """MPI's largest tag (``MPI.TAG_UB``; at least 32767 by the standard)."""
+    limit = MPI.COMM_WORLD.Get_attr(MPI.TAG_UB)
+    return 32767 if limit is None else int(limit)
+
+
 def _tag_value(value: Any, name: str, routine: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise TypeError("%s: %s must be an int, not %s" % (routine, name, type(value).__name__))
-    limit = MPI.COMM_WORLD.Get_attr(MPI.TAG_UB)
+    limit = _tag_limit()
     if not 0 <= value <= limit:
         raise logic_error(routine, "%s = %d is outside MPI's tags (0 to %d)" % (name, value, limit))
     return int(value)
@@ -82,7 +88,7 @@ class Comm:
         # replies on the other, under tags of the sender's own sequence.
         self._head: Any = comm.Dup()
         self._data: Any = comm.Dup()
-        self._span = max(1, MPI.COMM_WORLD.Get_attr(MPI.TAG_UB) // self.size)
+        self._span = max(1, _tag_limit() // self.size)
         self._sequence = 0
         self._pool: Optional[PinnedPool] = None
         self._unusable = ""
@@ -181,9 +187,7 @@ class Comm:
         source = _rank_value(source, "source", self.size, routine, wildcard=True)
         tag = _tag_value(tag, "tag", routine)
         reg = self._region(mem, offset, count, dtype, routine, "mem")
-        return Request(
-            self, routine, [] if source == MPI.PROC_NULL else [self._recv_steps(reg, source, tag, routine)]
-        )
+        return Request(self, routine, [] if source == MPI.PROC_NULL else [self._recv_steps(reg, source, tag, routine)])
 
     def send(self, mem: Any, dest: int, tag: int = 0, **kwargs: Any) -> None:
         """``isend(...).wait()``: returns when ``mem`` may be reused."""
@@ -284,9 +288,7 @@ class Comm:
             yield from run(self.queue, chunks, slots, read, lambda k: post(view(k)), write)
         else:
             array, unmap = reg.map(writable=not outgoing, readable=outgoing)
-            yield from run(
-                self.queue, chunks, slots, _none, lambda k: post(array[slice(*bounds(k))]), _none
-            )
+            yield from run(self.queue, chunks, slots, _none, lambda k: post(array[slice(*bounds(k))]), _none)
             unmap()
 
     # }}}
@@ -294,15 +296,13 @@ class Comm:
     # {{{ collectives
 
     def _agree(self, head: np.ndarray) -> Steps:
-        heads = np.empty((self.size, head.size), np.int64)
+        heads: np.ndarray = np.empty((self.size, head.size), np.int64)
         yield self._data.Iallgather(head, heads)
         _wire.agree(heads, self._routine_of(head))
 
     @staticmethod
     def _routine_of(head: np.ndarray) -> str:
-        return "pycl.mpi.Comm.i" + {_wire.BCAST: "bcast", _wire.ALLREDUCE: "allreduce"}.get(
-            int(head[1]), "allgather"
-        )
+        return "pycl.mpi.Comm.i" + {_wire.BCAST: "bcast", _wire.ALLREDUCE: "allreduce"}.get(int(head[1]), "allgather")
 
     def ibcast(
         self, mem: Any, root: int = 0, *, offset: int = 0, count: Optional[int] = None, dtype: Any = None

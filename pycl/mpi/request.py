@@ -28,7 +28,15 @@ from pycl.event import Event
 from pycl.mpi import config as _config
 
 if TYPE_CHECKING:
-    from pycl.mpi.comm import Comm
+    from typing import Protocol
+
+    class Comm(Protocol):
+        """What a request needs of its ``pycl.mpi.Comm`` (whose module
+        imports this one)."""
+
+        def unusable_reason(self) -> str: ...
+
+        def mark_unusable(self, reason: str) -> None: ...
 
 __all__ = ["Request", "CommError", "CommTimeoutError", "Waitable", "Steps", "is_done", "ABANDONED"]
 
