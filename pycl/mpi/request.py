@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
         def mark_unusable(self, reason: str) -> None: ...
 
+
 __all__ = ["Request", "CommError", "CommTimeoutError", "Waitable", "Steps", "is_done", "ABANDONED"]
 
 Waitable = Union[MPI.Request, list, Event, "Request", None]
