@@ -5,6 +5,8 @@
 #   make test PYTHON=pypy3 VENV=.venv-pypy     the same under PyPy
 #   make test-multi-device     the tests of contexts over several devices, with
 #                              PoCL giving two CPU devices (POCL_DEVICES)
+#   make test-mpi         pycl.mpi under mpiexec -n 2 and -n 4 (installs the mpi extra: MPICH
+#                         and mpi4py, built from source on PyPy); make test-mpi PYTHON=pypy3 VENV=.venv-pypy
 #   make bench            benchmarks against PyOpenCL on the same device (BENCH_ARGS=...)
 #   make typecheck        mypy on pycl and examples/typed_tour.py (settings in pyproject.toml)
 #   make lint             ruff (check and format) on the Python, clang-format on cl_shim/
@@ -58,6 +60,20 @@ test-multi-device: $(VENV)/.installed-test
 		for p in pycl.get_platforms()))" || { echo "test-multi-device: no platform with two devices" \
 		"under $(MULTI_DEVICE_ENV) (python -m pycl lists them)"; exit 1; }
 	$(MULTI_DEVICE_ENV) $(BIN)/python -m pytest tests -q -ra -m multi_device
+
+# pycl.mpi (tests/test_mpi.py): the mpi extra, MPICH's wheel and mpi4py.
+# mpi4py has no PyPy wheels: there it builds from source with the mpicc of
+# that MPICH. The tests run mpiexec from $(BIN), with two devices per PoCL.
+$(VENV)/.installed-mpi: $(VENV)/.installed-test
+	$(BIN)/python -m pip install -q mpich
+	MPICC=$(CURDIR)/$(BIN)/mpicc $(BIN)/python -m pip install -q \
+		$$($(BIN)/python -c "import sys; print('--no-binary=mpi4py' * (sys.implementation.name == 'pypy'))") \
+		-e '.[mpi,test]'
+	touch $@
+
+.PHONY: test-mpi
+test-mpi: $(VENV)/.installed-mpi
+	$(BIN)/python -m pytest tests/test_mpi.py -q -ra
 
 # PyOpenCL's Python layer over pycl. The reference: PyOpenCL itself, the
 # release the layer installs, in $(VENV). PyPy 3.11 (PyOpenCL 2026.1 and

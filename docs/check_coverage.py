@@ -4,7 +4,8 @@ reference.
 The names are those of ``__all__`` of ``pycl`` and ``pycl.tools`` (the
 namespaces PyOpenCL code uses) and of the public submodules that have an
 ``__all__`` (``pycl.characterize``, ``pycl.pinned``, ``pycl.staging``,
-``pycl.budget``, ``pycl.embed``, ``pycl.testing``, ``pycl.strategies``). A name
+``pycl.budget``, ``pycl.embed``, ``pycl.testing``, ``pycl.strategies``,
+``pycl.mpi``). A name
 is documented when the built site's inventory (``objects.inv``) holds it
 under its public name (``pycl.Buffer``, ``pycl.tools.MemoryPool``), or, for a
 submodule's re-export of a ``pycl`` name (``pycl.embed.get_include``), under
@@ -33,6 +34,7 @@ MODULES = [
     "pycl.embed",
     "pycl.testing",
     "pycl.strategies",
+    "pycl.mpi",
 ]
 
 

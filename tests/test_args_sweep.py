@@ -1194,6 +1194,11 @@ EXCLUDED_MODULES = {
     # tests/test_pyopencl_layer.py checks that they reach them.
     "pycl.pyopencl_cl": "PyOpenCL's _cl over pycl's swept functions",
     "pycl.pyopencl_layer": "the layer's installer (no sizes)",
+    # Needs mpi4py and a Comm (collective over MPI ranks); its offsets and
+    # counts go through pycl._args' size_value and its settings through
+    # bounded_value, and tests/test_mpi.py (mpi_ranks.py's mismatch scenario,
+    # the configure test) checks their words and limits.
+    "pycl.mpi": "MPI ranks: tests/test_mpi.py checks its arguments",
 }
 
 # }}}

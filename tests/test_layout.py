@@ -11,28 +11,47 @@ import pycl
 PACKAGE = os.path.dirname(os.path.abspath(pycl.__file__))
 
 
+# Subpackages: their modules are named "mpi.comm", their __init__ "mpi".
+SUBPACKAGES = ("mpi",)
+
+
 def _modules():
-    return sorted(name[:-3] for name in os.listdir(PACKAGE) if name.endswith(".py"))
+    found = [name[:-3] for name in os.listdir(PACKAGE) if name.endswith(".py")]
+    for package in SUBPACKAGES:
+        for name in os.listdir(os.path.join(PACKAGE, package)):
+            if name.endswith(".py"):
+                found.append(package if name == "__init__.py" else "%s.%s" % (package, name[:-3]))
+    return sorted(found)
+
+
+def _path(module):
+    parts = module.split(".")
+    if parts[0] in SUBPACKAGES:
+        return os.path.join(PACKAGE, *parts) + ".py" if len(parts) > 1 else os.path.join(PACKAGE, module, "__init__.py")
+    return os.path.join(PACKAGE, module + ".py")
 
 
 def _imports(module):
     """The pycl modules that ``module`` imports anywhere in its source."""
-    with open(os.path.join(PACKAGE, module + ".py"), encoding="utf-8") as f:
+    with open(_path(module), encoding="utf-8") as f:
         tree = ast.parse(f.read())
     names = set(_modules())
     found = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "pycl":
-            parts = node.module.split(".")
-            if len(parts) > 1:
-                found.add(parts[1])
-            else:  # from pycl import x: a module, or a name of pycl/__init__.py
-                found.update(a.name if a.name in names else "__init__" for a in node.names)
+            dotted = node.module[len("pycl.") :] if "." in node.module else ""
+            if dotted and dotted not in SUBPACKAGES:
+                found.add(dotted)
+                continue
+            # from pycl[.package] import x: a module, or a name of the package's __init__
+            for alias in node.names:
+                name = "%s.%s" % (dotted, alias.name) if dotted else alias.name
+                found.add(name if name in names else dotted or "__init__")
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 parts = alias.name.split(".")
                 if parts[0] == "pycl":
-                    found.add(parts[1] if len(parts) > 1 else "__init__")
+                    found.add(".".join(parts[1:]) if len(parts) > 1 else "__init__")
     return {m for m in found if m in names and m != module}
 
 
@@ -92,8 +111,13 @@ def test_internal_modules_are_marked():
         "build_ffi",
         "pyopencl_cl",
         "pyopencl_layer",
+        "mpi",
+        "mpi.comm",
+        "mpi.config",
+        "mpi.devices",
+        "mpi.request",
     }
-    unmarked = [m for m in _modules() if not m.startswith("_") and m not in public]
+    unmarked = [m for m in _modules() if not m.split(".")[-1].startswith("_") and m not in public]
     assert not unmarked, "public modules not listed here (or internal ones without '_'): %s" % unmarked
     assert not [m for m in public if m not in _modules()]
     # pycl._cl is public under PyOpenCL's name for it; everything else with
@@ -115,9 +139,11 @@ def _private_names_from_public_modules(module, source):
         if not isinstance(node, ast.ImportFrom) or not node.module:
             continue
         parts = node.module.split(".")
-        if parts[0] != "pycl" or len(parts) < 2 or parts[1].startswith("_") or parts[1] == module:
+        if parts[0] != "pycl" or len(parts) < 2 or parts[-1].startswith("_") or ".".join(parts[1:]) == module:
             continue
         for alias in node.names:
+            if ".".join(parts[1:] + [alias.name]) in _modules():
+                continue  # a module of a package (pycl.mpi._wire), not a name
             if alias.name.startswith("_") and not alias.name.startswith("__"):
                 found.append((node.lineno, "from %s import %s" % (node.module, alias.name)))
     return found
@@ -128,9 +154,9 @@ def test_no_private_names_from_public_modules():
     # pycl._args ...): a public module's underscore names are its own.
     offenders = []
     for module in _modules():
-        with open(os.path.join(PACKAGE, module + ".py"), encoding="utf-8") as f:
+        with open(_path(module), encoding="utf-8") as f:
             for line, text in _private_names_from_public_modules(module, f.read()):
-                offenders.append("pycl/%s.py:%d: %s" % (module, line, text))
+                offenders.append("%s:%d: %s" % (os.path.relpath(_path(module), PACKAGE), line, text))
     assert not offenders, "private names taken from public modules:\n" + "\n".join(offenders)
 
 
