@@ -118,11 +118,12 @@ def launch(
         last = args.last_sizes
         if global_size is last[0] and local_size is last[1]:
             _, _, dims, g0, g1, g2, l0, l1, l2 = last
+            remembered = True
         else:
             # dims 0: not plain ints (or tuples of 1 to 3 of them) in
             # matching dimensions. A local size of 0 tells the shim that
             # there is none; a dimension past the size's own counts 1.
-            last, dims = None, 0
+            remembered, dims = False, 0
             extent = (global_size,) if type(global_size) is int else global_size
             if type(extent) is tuple:
                 n = len(extent)
@@ -169,7 +170,7 @@ def launch(
         except OverflowError:  # a negative size, or one past size_t
             pass
         if not status:
-            if last is None:
+            if not remembered:
                 args.last_sizes = (global_size, local_size, dims, g0, g1, g2, l0, l1, l2)
             event = _new_object(Event)
             event._ptr = args.event_int[0]

@@ -17,8 +17,9 @@ Differences from PyOpenCL (docs/differences.md has the reasons):
 
 from __future__ import annotations
 
+import importlib
 import threading
-from typing import TYPE_CHECKING, Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, TypeVar, Union
 
 import numpy as np
 
@@ -50,7 +51,7 @@ if TYPE_CHECKING:
     from pycl.errors import LogicError
     from pycl.platform import Device
 
-__all__ = ["MemoryObject", "Buffer", "register_mem_class"]
+__all__ = ["MemoryObject", "Buffer", "register_mem_class", "class_of_handle"]
 
 _mf = _constants.mem_flags
 _BUFFER = _constants.mem_object_type.BUFFER
@@ -60,6 +61,8 @@ _COPY = _mf.COPY_HOST_PTR
 _READ_WRITE = _mf.READ_WRITE
 _MEM_ARG_SIZE = ffi.sizeof("cl_mem")  # a memory object's kernel argument: its handle
 ALLOCATION_FAILURES = (lib.CL_MEM_OBJECT_ALLOCATION_FAILURE, lib.CL_OUT_OF_RESOURCES, lib.CL_OUT_OF_HOST_MEMORY)
+
+_M = TypeVar("_M", bound="MemoryObject")
 
 # mem_object_type -> the Python class for objects of that type (images add theirs).
 _class_for_type: dict[int, type[MemoryObject]] = {}
@@ -72,6 +75,32 @@ def register_mem_class(mem_type: int, cls: type[MemoryObject], kind: str) -> Non
     (e.g. images: ``register_mem_class(IMAGE2D, Image, "image")``)."""
     _class_for_type[mem_type] = cls
     _kind_for_type[mem_type] = kind
+
+
+# The modules that register the other types: ``import pycl`` loads them on
+# first use, and a handle from elsewhere (PyOpenCL, an embedding) may come
+# first.
+_mot = _constants.mem_object_type
+_MODULE_FOR_TYPE = dict.fromkeys(
+    (_mot.IMAGE2D, _mot.IMAGE3D, _mot.IMAGE2D_ARRAY, _mot.IMAGE1D, _mot.IMAGE1D_ARRAY, _mot.IMAGE1D_BUFFER),
+    "pycl._image_object",
+)
+_MODULE_FOR_TYPE[_mot.PIPE] = "pycl.pipe"
+
+
+def class_of_handle(raw: Any) -> type[MemoryObject]:
+    """The class for the ``cl_mem`` ``raw`` by its ``mem_object_type``:
+    Buffer, Image or Pipe (MemoryObject for a type pycl does not know)."""
+    mem_type = ffi.new("cl_mem_object_type *")
+    check(
+        lib.pycl_mem_get_info(raw, _constants.mem_info.TYPE, ffi.sizeof("cl_mem_object_type"), mem_type, ffi.NULL),
+        "clGetMemObjectInfo",
+    )
+    cls = _class_for_type.get(mem_type[0])
+    if cls is None and mem_type[0] in _MODULE_FOR_TYPE:
+        importlib.import_module(_MODULE_FOR_TYPE[mem_type[0]])
+        cls = _class_for_type.get(mem_type[0])
+    return cls or MemoryObject
 
 
 # What get_host_array is turning into an array, for this thread: (memory
@@ -194,6 +223,15 @@ class MemoryObject(Handle):
         self._context = context
         self._ctx_ptr = context._ptr
         self._transfer_kind = _kind_for_type.get(mem_type, "mem")
+
+    @classmethod
+    def from_int_ptr(cls: type[_M], int_ptr_value: int, retain: bool = True) -> _M:
+        """Wrap the ``cl_mem`` at ``int_ptr_value`` (see ``Handle``). As in
+        PyOpenCL, ``MemoryObject.from_int_ptr`` gives an object of the
+        handle's own class (Buffer, Image, Pipe), which transfers take."""
+        if cls is MemoryObject and type(int_ptr_value) is int and int_ptr_value:
+            cls = class_of_handle(ffi.cast("cl_mem", int_ptr_value))  # type: ignore[assignment]
+        return Handle.from_int_ptr.__func__(cls, int_ptr_value, retain)  # type: ignore[attr-defined]
 
     def _init_from_handle(self) -> None:
         mi = _constants.mem_info
@@ -603,13 +641,7 @@ _create_sub, _release_sub = lib.pycl_buffer_create_sub, lib.pycl_sub_buffer_rele
 
 def _wrap_mem(raw: Any) -> MemoryObject:
     """An info query's cl_mem as a new pycl object (of its type's class)."""
-    mem_type = ffi.new("cl_mem_object_type *")
-    check(
-        lib.pycl_mem_get_info(raw, _constants.mem_info.TYPE, ffi.sizeof("cl_mem_object_type"), mem_type, ffi.NULL),
-        "clGetMemObjectInfo",
-    )
-    cls = _class_for_type.get(mem_type[0], MemoryObject)
-    return cls.from_int_ptr(int(ffi.cast("intptr_t", raw)))
+    return class_of_handle(raw).from_int_ptr(int(ffi.cast("intptr_t", raw)))
 
 
 register_mem_class(_BUFFER, Buffer, "buffer")

@@ -837,3 +837,20 @@ def test_kernel_writes_image(cq, ctx_factory):
 
 
 # }}}
+
+
+def test_memory_object_from_int_ptr_gives_the_handle_class(cq):
+    """As in PyOpenCL, MemoryObject.from_int_ptr wraps a handle in its own
+    class, so that transfers take it: an image comes back as an Image."""
+    ctx, queue = cq
+    fmt = cl.ImageFormat(co.RGBA, ct.UNSIGNED_INT8)
+    img = cl.create_image(ctx, mf.READ_WRITE, fmt, (8, 4))
+    generic = cl.MemoryObject.from_int_ptr(img.int_ptr)
+    assert type(generic) is cl.Image and generic == img and generic.shape == (8, 4)
+    data = np.random.default_rng(3).integers(0, 256, (4, 8, 4), dtype=np.uint8)
+    cl.enqueue_copy(queue, generic, data, origin=(0, 0), region=(8, 4))
+    out = np.zeros_like(data)
+    cl.enqueue_copy(queue, out, img, origin=(0, 0), region=(8, 4))
+    np.testing.assert_array_equal(out, data)
+    buf = cl.Buffer(ctx, mf.READ_WRITE, 64)
+    assert type(cl.MemoryObject.from_int_ptr(buf.int_ptr)) is cl.Buffer

