@@ -290,10 +290,16 @@ def freed(comm, dev):
 
 def main():
     scenario = sys.argv[1]
+    world = MPI.COMM_WORLD
     if "--staged" in sys.argv:
         clmpi.configure(device_types=cl.device_type.ALL)
-    clmpi.configure(chunk_bytes=CHUNK, timeout=float(os.environ.get("PYCL_MPI_TEST_TIMEOUT", "20")))
-    world = MPI.COMM_WORLD
+    if "--messages" in sys.argv:
+        clmpi.configure(shared=False)
+    # Slots of a size of each rank's own (odd on odd ranks), and fewer than
+    # the chunks of most transfers, so that slots are reused.
+    shared_chunk = CHUNK + 1003 * world.rank
+    timeout = float(os.environ.get("PYCL_MPI_TEST_TIMEOUT", "20"))
+    clmpi.configure(chunk_bytes=CHUNK, shared_slots=3, shared_chunk_bytes=shared_chunk, timeout=timeout)
     # Scenarios that free the communicator get one of their own.
     user = world.Dup() if scenario == "freed" else world
     comm = clmpi.Comm(user, clmpi.rank_queue(world))

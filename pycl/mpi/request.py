@@ -1,8 +1,9 @@
 """Requests: the progress of ``pycl.mpi``'s operations.
 
 An operation is a generator of steps: each step yields what it waits for
-(an MPI request, a list of them, or a pycl ``Event``) and runs on when that
-has completed. A ``Request`` drives such generators. Waiting on any request
+(an MPI request, a list of them, a pycl ``Event``, or a function that says
+whether any of several things it waits for has happened) and runs on when
+that has completed. A ``Request`` drives such generators. Waiting on any request
 advances every operation in flight in the process, not only its own: the
 send half of one rank's exchange may be what its peer's receive waits for,
 and MPI makes no progress on a message nobody has posted yet.
@@ -18,7 +19,7 @@ from __future__ import annotations
 import builtins
 import time
 from collections.abc import Generator
-from typing import TYPE_CHECKING, Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from mpi4py import MPI
 
@@ -41,7 +42,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Request", "CommError", "CommTimeoutError", "Waitable", "Steps", "is_done", "ABANDONED"]
 
-Waitable = Union[MPI.Request, list, Event, "Request", None]
+Waitable = Union[MPI.Request, list, Event, "Request", Callable[[], bool], None]
 Steps = Generator[Waitable, None, None]
 
 _COMPLETE = _constants.command_execution_status.COMPLETE
@@ -78,6 +79,8 @@ def is_done(waitable: Waitable) -> bool:
         return waitable.done
     if isinstance(waitable, list):
         return bool(MPI.Request.Testall(waitable))
+    if callable(waitable):
+        return bool(waitable())
     return bool(waitable.Test())
 
 
