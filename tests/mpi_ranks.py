@@ -2,13 +2,16 @@
 SCENARIO [--staged]``. Each rank checks what it received against numpy
 (every rank draws every rank's data from the same seeds) and prints
 ``rank R: SCENARIO ok``; a failed check raises, which mpiexec reports.
-``--staged`` sends every device's memory through pinned slots (CPU devices
-included); without it CPU devices are mapped.
+By default the ranks, all on this node, move data through the shared window;
+``--messages`` turns it off, so that data goes through MPI messages, and
+then ``--staged`` sends every device's memory through pinned slots (CPU
+devices included), where without it CPU devices are mapped.
 
 Scenarios: ops (every operation, blocking and not, on Buffers, sub-buffers
-and SVM, odd sizes, offsets, zero-length messages), mismatch (counts, dtypes,
-roots and reductions that differ between ranks), dies (rank 1 exits in the
-middle of a transfer), freed (a communicator freed during an operation).
+and SVM, odd sizes, offsets, zero-length messages, several transfers in
+flight at once), mismatch (counts, dtypes, roots, reductions and paths that
+differ between ranks), dies (rank 1 exits in the middle of a transfer),
+freed (a communicator freed during an operation).
 """
 
 import os
@@ -99,6 +102,29 @@ def ops(comm, dev):
     elif rank == last:
         comm.recv(sub, 0, tag=9)
         expect_bytes(dev.host(buf), align, values, "sub-buffer")
+    # Several sends in flight at once, of several chunks each, received in
+    # the reverse order: on the shared path they take turns at the slots.
+    sizes = [3 * CHUNK + 11, 2 * CHUNK + 1, 5 * CHUNK - 3]
+    parts = [data(0, "many%d" % i, n, np.uint8) for i, n in enumerate(sizes)]
+    bufs = [dev.buffer(n) for n in sizes]
+    if rank == 0:
+        for buf, values in zip(bufs, parts):
+            cl.enqueue_copy(q, buf, values)
+        requests = [comm.isend(buf, last, tag=20 + i) for i, buf in enumerate(bufs)]
+    elif rank == last:
+        requests = [comm.irecv(bufs[i], 0, tag=20 + i) for i in reversed(range(len(bufs)))]
+    else:
+        requests = []
+    for request in requests:
+        request.wait()
+    if rank == last:
+        for i, (buf, values) in enumerate(zip(bufs, parts)):
+            expect_bytes(dev.host(buf), 0, values, "concurrent recv %d" % i)
+    # MPI.PROC_NULL: nothing moves, nothing is touched.
+    buf = dev.buffer(64)
+    comm.send(buf, MPI.PROC_NULL)
+    comm.sendrecv(buf, MPI.PROC_NULL, buf, MPI.PROC_NULL, count=64)
+    expect_bytes(dev.host(buf), 0, np.empty(0, np.uint8), "PROC_NULL")
     # Non-blocking, receive posted first, from any source; tested to the end.
     values = data(last, "nb", 2 * CHUNK // 8 + 1, np.int64)
     buf = dev.buffer(values.nbytes)
@@ -225,6 +251,19 @@ def mismatch(comm, dev):
         cl.enqueue_copy(dev.queue, buf, values)
     comm.bcast(buf, 0, count=100, dtype=np.int32)
     assert np.array_equal(dev.host(buf, 400).view(np.int32), values), "bcast after mismatches"
+    # A Comm whose last rank has the shared window off: its operations with
+    # the others, which have it on, raise on every side.
+    saved = clmpi.settings()
+    clmpi.configure(shared=rank != last)
+    other = clmpi.Comm(comm.comm, comm.queue)
+    clmpi.configure(**saved)
+    paths = ("through the shared window", "through MPI messages")
+    if rank == 0:
+        expect_logic_error(lambda: other.send(buf, last, count=8), *paths)
+    elif rank == last:
+        expect_logic_error(lambda: other.recv(buf, 0, count=8), *paths)
+    expect_logic_error(lambda: other.bcast(buf, 0, count=8), *paths)
+    other.free()
     # Argument checks name the argument and the limit.
     expect_logic_error(lambda: comm.send(buf, size), "dest = %d" % size)
     expect_logic_error(lambda: comm.send(buf, 0, count=1025, dtype=np.float32), "past the end of mem (4096 bytes)")
@@ -269,9 +308,13 @@ def freed(comm, dev):
     raises CommError; the receiving rank never gets the data and times out."""
     rank, size = comm.rank, comm.size
     buf = dev.buffer(64 * CHUNK)
+    # The receiver posts its side only after the free (the barrier), so
+    # that the send cannot have completed before it, as it can when the
+    # receiver's reply arrives at once and MPI takes the chunks eagerly.
     if rank == 0:
         request = comm.isend(buf, size - 1, tag=3)
         comm.comm.Free()
+        MPI.COMM_WORLD.Barrier()
         try:
             request.wait()
         except clmpi.CommError as error:
@@ -279,6 +322,7 @@ def freed(comm, dev):
             print("rank 0: raised %s: %s" % (type(error).__name__, error), flush=True)
             return
         raise AssertionError("a wait on a freed communicator succeeded")
+    MPI.COMM_WORLD.Barrier()
     if rank == size - 1:
         try:
             comm.recv(buf, 0, tag=3)
@@ -303,8 +347,12 @@ def main():
     # Scenarios that free the communicator get one of their own.
     user = world.Dup() if scenario == "freed" else world
     comm = clmpi.Comm(user, clmpi.rank_queue(world))
+    # The path the tests mean to take is the one taken.
+    assert (comm._window_for() is not None) == ("--messages" not in sys.argv and world.size > 1), "path"
     dev = Device(comm)
     {"ops": ops, "mismatch": mismatch, "dies": dies, "freed": freed}[scenario](comm, dev)
+    if scenario in ("ops", "mismatch"):
+        comm.free()
     print("rank %d: %s ok on %s" % (world.rank, scenario, dev.queue.device.name), flush=True)
     if scenario in ("dies", "freed"):
         # The peers are gone or out of step: leave without MPI's finalize,

@@ -71,7 +71,7 @@ def configure(
       raises ``LogicError`` on each.
     - ``shared_slots`` (default 4, at least 2) and ``shared_chunk_bytes``
       (default 0: 32 MiB on devices that go through pinned slots, 1 MiB on
-      others): the slots of this rank's part of the window, each the size of
+      others; else at least 64): the slots of this rank's part of the window, each the size of
       a chunk; read when a ``Comm`` is made.
     """
     routine = "pycl.mpi.configure"
@@ -104,6 +104,11 @@ def configure(
             )
     if shared_chunk_bytes is not None:
         values["shared_chunk_bytes"] = bounded_value(shared_chunk_bytes, "shared_chunk_bytes", routine, SIZE_LIMIT)
+        if 0 < values["shared_chunk_bytes"] < 64:
+            # A collective's chunk is whole elements of every rank's slot.
+            raise logic_error(
+                routine, "shared_chunk_bytes = %d is below 64 (0: by device), the room for any element" % shared_chunk_bytes
+            )
     _settings.update(values)
 
 
