@@ -3,9 +3,11 @@ SCENARIO [--staged]``. Each rank checks what it received against numpy
 (every rank draws every rank's data from the same seeds) and prints
 ``rank R: SCENARIO ok``; a failed check raises, which mpiexec reports.
 By default the ranks, all on this node, move data through the shared window;
-``--messages`` turns it off, so that data goes through MPI messages, and
-then ``--staged`` sends every device's memory through pinned slots (CPU
-devices included), where without it CPU devices are mapped.
+``--messages`` turns it off, so that data goes through MPI messages.
+``--staged`` treats every device as pycl.mpi treats GPUs (CPU devices
+included): through the window, blocking copies on a queue of the window's
+own; through messages, pinned slots (where CPU devices are otherwise
+mapped).
 
 Scenarios: ops (every operation, blocking and not, on Buffers, sub-buffers
 and SVM, odd sizes, offsets, zero-length messages, several transfers in

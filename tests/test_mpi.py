@@ -72,9 +72,16 @@ def ok_ranks(output, scenario):
     return sorted(int(r) for r in re.findall(r"rank (\d+): %s ok" % scenario, output))
 
 
-# The paths: the shared window; MPI messages, mapped (CPU devices' default)
-# and staged through pinned slots.
-PATHS = {"shared": [], "mapped": ["--messages"], "staged": ["--messages", "--staged"]}
+# The paths: the shared window, with non-blocking copies on the Comm's queue
+# (CPU devices' default) and with blocking ones on a queue of its own (as on
+# GPUs); MPI messages, mapped (CPU devices' default) and staged through
+# pinned slots.
+PATHS = {
+    "shared": [],
+    "shared-staged": ["--staged"],
+    "mapped": ["--messages"],
+    "staged": ["--messages", "--staged"],
+}
 
 
 @pytest.mark.parametrize("path", list(PATHS))

@@ -15,6 +15,15 @@ the sender fills one slot while the readers drain another, and MPI moves
 only the announcements; its own shared-memory copy (a single copy at best)
 is slower than the devices' staged copies.
 
+On devices whose copies pycl stages (GPUs), the copies between the device
+and the window are blocking, on a queue of the window's own: pycl stages only
+blocking copies of ordinary host memory, and the driver's own copy of such
+memory is several times slower. Each blocks for one chunk; the queue of the
+window's own holds nothing of the caller's (no command that waits for an
+event the caller sets later), and an operation starts its copies only once
+the commands already on the caller's queue are done. Elsewhere the copies
+are non-blocking, on the caller's queue.
+
 A rank's slots serve all its operations in flight; each is held by one
 chunk from the device copy that fills it to its last ack. If an operation
 fails, its device copies are waited for and its posted messages kept (MPI
@@ -26,24 +35,25 @@ from __future__ import annotations
 
 import collections
 import time
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
 from mpi4py import MPI
 
+from pycl.event import Event, enqueue_marker
+from pycl.mpi.config import staged
 from pycl.mpi.request import ABANDONED, CommError, CommTimeoutError, Steps, is_done
+from pycl.queue import CommandQueue
 
 if TYPE_CHECKING:
-    from pycl.event import Event
     from pycl.mpi._region import Region
-    from pycl.queue import CommandQueue
 
 __all__ = ["Window", "window", "together"]
 
 # Tags of the collectives' announcements and acks, on the node communicator
 # (which carries nothing else, and one collective at a time).
 _NOTE, _ACK = 0, 1
-_INT64 = np.dtype(np.int64)
+_INT64: np.dtype[Any] = np.dtype(np.int64)
 
 
 def together(steps: list[Steps]) -> Steps:
@@ -97,10 +107,13 @@ class Window:
     """A ``Comm``'s window over the ranks of its node. ``node_rank[r]``: the
     rank on the node of rank ``r`` of the ``Comm``, or ``MPI.UNDEFINED``;
     ``on``: this rank has slots (the ``shared`` setting); ``everyone``:
-    every rank of the ``Comm`` is on this node."""
+    every rank of the ``Comm`` is on this node. ``queue``: the Comm's."""
 
-    def __init__(self, comm: Any, node: Any, slots: int, chunk: int) -> None:
+    def __init__(self, comm: Any, node: Any, slots: int, chunk: int, queue: CommandQueue) -> None:
         self.node = node
+        self.queue = queue
+        self.blocking = staged(queue.device.type)
+        self._own: Optional[CommandQueue] = None
         self.rank = node.Get_rank()
         self.on = slots > 0
         self.slots = slots
@@ -132,6 +145,30 @@ class Window:
             self._parts[owner] = part = np.frombuffer(memory, np.uint8)
         return part
 
+    def _read(self, reg: Region, at: int, view: np.ndarray) -> Event:
+        if self.blocking:
+            return reg.read(at, view, self._own_queue(), blocking=True)
+        return reg.read(at, view)
+
+    def _write(self, reg: Region, at: int, view: np.ndarray) -> Event:
+        if self.blocking:
+            return reg.write(at, view, self._own_queue(), blocking=True)
+        return reg.write(at, view)
+
+    def _own_queue(self) -> CommandQueue:
+        if self._own is None:
+            self._own = CommandQueue(self.queue.context, self.queue.device)
+        return self._own
+
+    def _after_queue(self) -> Steps:
+        """Where the copies run on the window's own queue, a step that waits
+        for the commands already on the Comm's queue (which may write the
+        memory sent, or use the memory received into)."""
+        if self.blocking:
+            marker = enqueue_marker(self.queue)
+            self.queue.flush()
+            yield marker
+
     def _slot(self, owner: int, slot: int, n: int) -> np.ndarray:
         start = slot * int(self.layouts[owner, 1])
         return self._part(owner)[start : start + n]
@@ -153,22 +190,12 @@ class Window:
 
     # {{{ the two sides of a transfer
 
-    def publish(
-        self,
-        queue: CommandQueue,
-        read: Callable[[int, np.ndarray], Optional[Event]],
-        nbytes: int,
-        chunk: int,
-        comm: Any,
-        readers: list[int],
-        tag: int,
-        ack_tag: int,
-    ) -> Steps:
-        """Steps that send ``nbytes`` bytes in chunks of ``chunk`` through
-        this rank's slots: ``read(at, view)`` enqueues the device copy of
-        the bytes from ``at`` into the slot ``view``; each chunk is
+    def publish(self, reg: Region, chunk: int, comm: Any, readers: list[int], tag: int, ack_tag: int) -> Steps:
+        """Steps that send ``reg`` in chunks of ``chunk`` bytes through this
+        rank's slots: each chunk is copied from the device into a slot,
         announced to ``readers`` (ranks of ``comm``) under ``tag``, and its
         slot freed when all have acked it under ``ack_tag``."""
+        nbytes = reg.nbytes
         chunks = -(-nbytes // chunk)
         flight: collections.deque[_Chunk] = collections.deque()
         k = 0
@@ -181,18 +208,21 @@ class Window:
             filling = next((c for c in flight if not c.requests), None)
             return filling is not None and is_done(filling.event)
 
+        if chunks:
+            yield from self._after_queue()
         try:
             while k < chunks or flight:
                 moved = False
-                while k < chunks and self.free_slots:
+                # One chunk a pass, so that a blocking copy's chunk is
+                # announced before the next copy starts.
+                if k < chunks and self.free_slots:
                     at = k * chunk
                     n = min(chunk, nbytes - at)
                     slot = self.free_slots.pop()
-                    flight.append(_Chunk(slot, k, at, n, read(at, self._slot(self.rank, slot, n))))
+                    flight.append(_Chunk(slot, k, at, n, self._read(reg, at, self._slot(self.rank, slot, n))))
+                    self.queue.flush()
                     k += 1
                     moved = True
-                if moved:
-                    queue.flush()
                 # Announce in chunk order: each reader expects them so.
                 for c in flight:
                     if c.requests:
@@ -220,21 +250,13 @@ class Window:
             raise
 
     def collect(
-        self,
-        queue: CommandQueue,
-        write: Callable[[int, np.ndarray], Optional[Event]],
-        nbytes: int,
-        owner: int,
-        comm: Any,
-        source: int,
-        tag: int,
-        ack_tag: int,
+        self, reg: Region, base: int, nbytes: int, owner: int, comm: Any, source: int, tag: int, ack_tag: int
     ) -> Steps:
-        """Steps that receive ``nbytes`` bytes announced by ``source`` (a
-        rank of ``comm``; ``owner``: its rank on the node) under ``tag``:
-        ``write(at, view)`` enqueues the device copy of the slot ``view``
-        to the bytes from ``at``; each chunk is acked under ``ack_tag`` when
-        its copy is done."""
+        """Steps that receive ``nbytes`` bytes into ``reg`` from byte
+        ``base``, announced by ``source`` (a rank of ``comm``; ``owner``:
+        its rank on the node) under ``tag``: each chunk is copied from the
+        announced slot to the device, and acked under ``ack_tag`` when that
+        copy is done."""
         got = k = 0
         note = np.empty(4, _INT64)
         posted: Any = comm.Irecv(note, source, tag) if nbytes else None
@@ -244,13 +266,15 @@ class Window:
         def ready() -> bool:
             return (posted is not None and is_done(posted)) or (bool(writes) and is_done(writes[0][0]))
 
+        if nbytes:
+            yield from self._after_queue()
         try:
             while posted is not None or writes:
                 moved = False
                 if posted is not None and is_done(posted):
                     view = self._announced(note, owner, k, got, nbytes - got)
-                    writes.append((write(got, view), note.copy()))
-                    queue.flush()
+                    writes.append((self._write(reg, base + got, view), note.copy()))
+                    self.queue.flush()
                     got, k = got + view.size, k + 1
                     posted = comm.Irecv(note, source, tag) if got < nbytes else None
                     moved = True
@@ -274,50 +298,44 @@ class Window:
         slots, so that chunk k covers the same elements on every rank."""
         return max(1, int(self.layouts[:, 1].min()) // itemsize) * itemsize
 
-    def bcast(self, queue: CommandQueue, reg: Region, root: int) -> Steps:
+    def bcast(self, reg: Region, root: int) -> Steps:
         """Steps of a broadcast of ``reg`` from ``root`` (a rank of the Comm)."""
         chunk = self.chunk_of(reg.dtype.itemsize)
         owner = self.node_rank[root]
         if owner == self.rank:
             readers = [r for r in range(self.node.Get_size()) if r != owner]
-            yield from self.publish(queue, reg.read, reg.nbytes, chunk, self.node, readers, _NOTE, _ACK)
+            yield from self.publish(reg, chunk, self.node, readers, _NOTE, _ACK)
         else:
-            yield from self.collect(queue, reg.write, reg.nbytes, owner, self.node, owner, _NOTE, _ACK)
+            yield from self.collect(reg, 0, reg.nbytes, owner, self.node, owner, _NOTE, _ACK)
 
-    def allgather(self, queue: CommandQueue, send: Region, recv: Region) -> Steps:
+    def allgather(self, send: Region, recv: Region) -> Steps:
         """Steps of an allgather of ``send`` into ``recv``: every rank's part
         goes through its own slots to every rank, itself included."""
         chunk = self.chunk_of(send.dtype.itemsize)
         everyone = list(range(self.node.Get_size()))
         part = send.nbytes
-        steps = [self.publish(queue, send.read, part, chunk, self.node, everyone, _NOTE, _ACK)]
+        steps = [self.publish(send, chunk, self.node, everyone, _NOTE, _ACK)]
         for rank, owner in enumerate(self.node_rank):
-
-            def write(at: int, view: np.ndarray, base: int = rank * part) -> Optional[Event]:
-                return recv.write(base + at, view)
-
-            steps.append(self.collect(queue, write, part, owner, self.node, owner, _NOTE, _ACK))
+            steps.append(self.collect(recv, rank * part, part, owner, self.node, owner, _NOTE, _ACK))
         yield from together(steps)
 
-    def allreduce(
-        self, queue: CommandQueue, send: Region, recv: Region, ufunc: Any, outs: list[np.ndarray]
-    ) -> Steps:
+    def allreduce(self, send: Region, recv: Region, ufunc: Any, outs: list[np.ndarray]) -> Steps:
         """Steps of an allreduce of ``send`` into ``recv``: every rank's
         chunk k goes through its slots to every rank, which reduces the
         chunks in rank order (so every rank gets the same bits) into one of
-        ``outs`` (host arrays of a chunk each) and writes that to its device."""
+        ``outs`` (pinned host arrays of a chunk each) and writes that to its
+        device, on the Comm's queue (a pinned array's copy is the driver's
+        fast one)."""
         chunk = self.chunk_of(send.dtype.itemsize)
         everyone = list(range(self.node.Get_size()))
-        publish = self.publish(queue, send.read, send.nbytes, chunk, self.node, everyone, _NOTE, _ACK)
-        yield from together([publish, self._reduce(queue, send, recv, ufunc, outs, chunk)])
+        publish = self.publish(send, chunk, self.node, everyone, _NOTE, _ACK)
+        yield from together([publish, self._reduce(send, recv, ufunc, outs, chunk)])
 
-    def _reduce(
-        self, queue: CommandQueue, send: Region, recv: Region, ufunc: Any, outs: list[np.ndarray], chunk: int
-    ) -> Steps:
+    def _reduce(self, send: Region, recv: Region, ufunc: Any, outs: list[np.ndarray], chunk: int) -> Steps:
         owners = list(self.node_rank)  # in the Comm's rank order
         chunks = -(-send.nbytes // chunk)
         notes = [np.empty(4, _INT64) for _ in owners]
-        posted: list[Any] = [self.node.Irecv(note, owner, _NOTE) if chunks else None for note, owner in zip(notes, owners)]
+        posted: list[Any] = [self.node.Irecv(note, owner, _NOTE) for note, owner in zip(notes, owners)]
         arrived: list[collections.deque[np.ndarray]] = [collections.deque() for _ in owners]
         writes: collections.deque[tuple[Any, int]] = collections.deque()
         free_outs = list(range(len(outs)))
@@ -333,8 +351,8 @@ class Window:
                 for i, owner in enumerate(owners):
                     if posted[i] is not None and is_done(posted[i]):
                         arrived[i].append(notes[i].copy())
-                        due = k + len(arrived[i])
-                        posted[i] = self.node.Irecv(notes[i], owner, _NOTE) if due < chunks else None
+                        announced = k + len(arrived[i])
+                        posted[i] = self.node.Irecv(notes[i], owner, _NOTE) if announced < chunks else None
                         moved = True
                 if k < chunks and free_outs and all(arrived):
                     at = k * chunk
@@ -353,7 +371,7 @@ class Window:
                     # The chunks are read: their slots may be filled again.
                     acks += [(self.node.Isend(note, owner, _ACK), note) for note, owner in zip(due, owners)]
                     writes.append((recv.write(at, out), index))
-                    queue.flush()
+                    self.queue.flush()
                     k += 1
                     moved = True
                 while writes and is_done(writes[0][0]):
@@ -395,7 +413,7 @@ def _abandon(events: list[Any], kept: list[Any]) -> None:
     ABANDONED.append(kept)
 
 
-def window(comm: Any, slots: int, chunk: int) -> Optional[Window]:
+def window(comm: Any, slots: int, chunk: int, queue: CommandQueue) -> Optional[Window]:
     """The shared window of a new ``Comm`` over ``comm`` (collective), or
     None where this rank is alone on its node; ``slots`` 0 gives this rank
     no part (the ``shared`` setting off)."""
@@ -403,4 +421,4 @@ def window(comm: Any, slots: int, chunk: int) -> Optional[Window]:
     if node.Get_size() == 1:
         node.Free()
         return None
-    return Window(comm, node, slots, chunk)
+    return Window(comm, node, slots, chunk, queue)

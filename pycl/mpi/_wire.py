@@ -42,9 +42,7 @@ _OPS = {0: "", 1: "sum", 2: "min", 3: "max"}
 _COUNT, _DTYPE, _CHUNK, _PATH, _EXTRA, _RANK, _FLAG = 2, 3, 4, 5, 6, 7, 8
 
 
-def header(
-    kind: int, count: int, dtype: np.dtype[Any], chunk: int, shared: bool, extra: int, rank: int
-) -> np.ndarray:
+def header(kind: int, count: int, dtype: np.dtype[Any], chunk: int, shared: bool, extra: int, rank: int) -> np.ndarray:
     code = int.from_bytes(dtype.str.encode("ascii")[:8].ljust(8, b"\0"), "little", signed=True)
     return np.array([_MAGIC, kind, count, code, chunk, int(shared), extra, rank, 0], dtype=np.int64)
 

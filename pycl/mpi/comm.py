@@ -97,7 +97,7 @@ class Comm:
         self._last_collective: Optional[Request] = None
         settings = _config.settings()
         slots = settings["shared_slots"] if settings["shared"] else 0
-        self._window = window(comm, slots, _config.shared_chunk(queue.device.type))
+        self._window = window(comm, slots, _config.shared_chunk(queue.device.type), queue)
 
     # {{{ state
 
@@ -268,8 +268,7 @@ class Comm:
         yield [self._head.Isend(head, dest, tag), self._data.Irecv(answer, dest, data_tag)]
         _wire.check_peer(head, answer, routine, "send to rank %d (tag %d)" % (dest, tag))
         if shared is not None:
-            readers = [dest]
-            yield from shared.publish(self.queue, reg.read, reg.nbytes, shared.chunk, self._data, readers, data_tag, data_tag)
+            yield from shared.publish(reg, shared.chunk, self._data, [dest], data_tag, data_tag)
             return
         yield from self._stream(reg, chunk, slots, lambda view: self._data.Isend(view, dest, data_tag), True)
 
@@ -290,7 +289,7 @@ class Comm:
             raise
         if shared is not None:
             owner = shared.node_rank[sender]
-            yield from shared.collect(self.queue, reg.write, reg.nbytes, owner, self._data, sender, data_tag, data_tag)
+            yield from shared.collect(reg, 0, reg.nbytes, owner, self._data, sender, data_tag, data_tag)
         else:
             yield from self._stream(reg, chunk, slots, lambda view: self._data.Irecv(view, sender, data_tag), False)
         yield replied
@@ -359,7 +358,7 @@ class Comm:
         head = _wire.header(_wire.BCAST, reg.count, reg.dtype, chunk, shared is not None, root, self.rank)
         yield from self._agree(head)
         if shared is not None:
-            yield from shared.bcast(self.queue, reg, root)
+            yield from shared.bcast(reg, root)
             return
         comm = self._data
         yield from self._stream(reg, chunk, slots, lambda view: comm.Ibcast(view, root), self.rank == root)
@@ -411,7 +410,7 @@ class Comm:
         if shared is not None:
             # Host arrays for the reduced chunks, written to the device from there.
             outs = self._slots(shared.slots, min(shared.chunk_of(send.dtype.itemsize), send.nbytes))
-            yield from shared.allreduce(self.queue, send, recv, ufunc, outs)
+            yield from shared.allreduce(send, recv, ufunc, outs)
             return
         size, dtype = send.dtype.itemsize, send.dtype
         comm = self._data
@@ -490,7 +489,7 @@ class Comm:
         if not chunks:
             return
         if shared is not None:
-            yield from shared.allgather(self.queue, send, recv)
+            yield from shared.allgather(send, recv)
             return
         size, ranks, part = send.dtype.itemsize, self.size, send.nbytes
         comm = self._data

@@ -107,7 +107,7 @@ def configure(
         if 0 < values["shared_chunk_bytes"] < 64:
             # A collective's chunk is whole elements of every rank's slot.
             raise logic_error(
-                routine, "shared_chunk_bytes = %d is below 64 (0: by device), the room for any element" % shared_chunk_bytes
+                routine, "shared_chunk_bytes = %d is below 64 (0: by device), room for any element" % shared_chunk_bytes
             )
     _settings.update(values)
 
