@@ -18,6 +18,7 @@ freed (a communicator freed during an operation).
 
 import os
 import sys
+import time
 
 import numpy as np
 from mpi4py import MPI
@@ -106,14 +107,19 @@ def ops(comm, dev):
         expect_bytes(dev.host(buf), align, values, "sub-buffer")
     # Several sends in flight at once, of several chunks each, received in
     # the reverse order: on the shared path they take turns at the slots.
-    sizes = [3 * CHUNK + 11, 2 * CHUNK + 1, 5 * CHUNK - 3]
+    # The data is written, and the receive buffers cleared, by non-blocking
+    # copies just before: the transfers must follow them.
+    sizes = [3 * CHUNK + 11, 2 * CHUNK + 1, 5 * CHUNK - 3, 64 * CHUNK]
     parts = [data(0, "many%d" % i, n, np.uint8) for i, n in enumerate(sizes)]
     bufs = [dev.buffer(n) for n in sizes]
     if rank == 0:
         for buf, values in zip(bufs, parts):
-            cl.enqueue_copy(q, buf, values)
+            cl.enqueue_copy(q, buf, values, is_blocking=False)
         requests = [comm.isend(buf, last, tag=20 + i) for i, buf in enumerate(bufs)]
     elif rank == last:
+        zeros = np.zeros(max(sizes), np.uint8)
+        for buf, n in zip(bufs, sizes):
+            cl.enqueue_copy(q, buf, zeros[:n], is_blocking=False)
         requests = [comm.irecv(bufs[i], 0, tag=20 + i) for i in reversed(range(len(bufs)))]
     else:
         requests = []
@@ -122,6 +128,31 @@ def ops(comm, dev):
     if rank == last:
         for i, (buf, values) in enumerate(zip(bufs, parts)):
             expect_bytes(dev.host(buf), 0, values, "concurrent recv %d" % i)
+    # The transfers follow the commands already on the queue, even those
+    # that wait for an event set later: the data written, the receive
+    # buffer cleared, once the user event is set. (Through the window only:
+    # mapped memory maps with a blocking call, which would wait for ever.)
+    if comm._window_for() is not None:
+        values = data(0, "gated", 6 * CHUNK + 5, np.uint8)
+        buf = dev.buffer(values.size)
+        gate = cl.UserEvent(dev.ctx)
+        request = None
+        if rank == 0:
+            cl.enqueue_copy(q, buf, values, is_blocking=False, wait_for=[gate])
+            request = comm.isend(buf, last, tag=30)
+        elif rank == last:
+            cl.enqueue_copy(q, buf, np.zeros(values.size, np.uint8), is_blocking=False, wait_for=[gate])
+            request = comm.irecv(buf, 0, tag=30)
+        # Both sides posted: the headers meet while the gate is shut.
+        comm.comm.Barrier()
+        start = time.monotonic()
+        while request is not None and time.monotonic() - start < 0.2:
+            request.test()
+        gate.set_status(cl.command_execution_status.COMPLETE)
+        if request is not None:
+            request.wait()
+        if rank == last:
+            expect_bytes(dev.host(buf), 0, values, "recv after a gated command")
     # MPI.PROC_NULL: nothing moves, nothing is touched.
     buf = dev.buffer(64)
     comm.send(buf, MPI.PROC_NULL)
