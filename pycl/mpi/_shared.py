@@ -146,14 +146,20 @@ class Window:
         return part
 
     def _read(self, reg: Region, at: int, view: np.ndarray) -> Event:
+        """The copy of ``reg``'s bytes from ``at`` into the slot ``view``."""
         if self.blocking:
             return reg.read(at, view, self._own_queue(), blocking=True)
-        return reg.read(at, view)
+        event = reg.read(at, view)
+        self.queue.flush()
+        return event
 
     def _write(self, reg: Region, at: int, view: np.ndarray) -> Event:
+        """The copy of the slot ``view`` to ``reg``'s bytes from ``at``."""
         if self.blocking:
             return reg.write(at, view, self._own_queue(), blocking=True)
-        return reg.write(at, view)
+        event = reg.write(at, view)
+        self.queue.flush()
+        return event
 
     def _own_queue(self) -> CommandQueue:
         if self._own is None:
@@ -220,7 +226,6 @@ class Window:
                     n = min(chunk, nbytes - at)
                     slot = self.free_slots.pop()
                     flight.append(_Chunk(slot, k, at, n, self._read(reg, at, self._slot(self.rank, slot, n))))
-                    self.queue.flush()
                     k += 1
                     moved = True
                 # Announce in chunk order: each reader expects them so.
@@ -274,7 +279,6 @@ class Window:
                 if posted is not None and is_done(posted):
                     view = self._announced(note, owner, k, got, nbytes - got)
                     writes.append((self._write(reg, base + got, view), note.copy()))
-                    self.queue.flush()
                     got, k = got + view.size, k + 1
                     posted = comm.Irecv(note, source, tag) if got < nbytes else None
                     moved = True
