@@ -13,7 +13,8 @@ Scenarios: ops (every operation, blocking and not, on Buffers, sub-buffers
 and SVM, odd sizes, offsets, zero-length messages, several transfers in
 flight at once), mismatch (counts, dtypes, roots, reductions and paths that
 differ between ranks), dies (rank 1 exits in the middle of a transfer),
-freed (a communicator freed during an operation).
+freed (a communicator freed during an operation), unfreed (a rank that
+never frees its Comm, whose window the others free).
 """
 
 import os
@@ -365,6 +366,22 @@ def freed(comm, dev):
         raise AssertionError("the receive of a freed sender completed")
 
 
+def unfreed(comm, dev):
+    """Rank 0 never frees its Comm: the others' ``free`` raises
+    CommTimeoutError (MPI's window free would wait for rank 0 for ever)."""
+    if comm.rank == 0:
+        # Stay until the others have given up (an exit would end the job).
+        time.sleep(clmpi.settings()["timeout"] + 1)
+        return
+    try:
+        comm.free()
+    except clmpi.CommTimeoutError as error:
+        assert "the shared window is kept" in str(error), error
+        print("rank %d: raised %s: %s" % (comm.rank, type(error).__name__, error), flush=True)
+        return
+    raise AssertionError("free returned without rank 0")
+
+
 def main():
     scenario = sys.argv[1]
     world = MPI.COMM_WORLD
@@ -383,11 +400,11 @@ def main():
     # The path the tests mean to take is the one taken.
     assert (comm._window_for() is not None) == ("--messages" not in sys.argv and world.size > 1), "path"
     dev = Device(comm)
-    {"ops": ops, "mismatch": mismatch, "dies": dies, "freed": freed}[scenario](comm, dev)
+    {"ops": ops, "mismatch": mismatch, "dies": dies, "freed": freed, "unfreed": unfreed}[scenario](comm, dev)
     if scenario in ("ops", "mismatch"):
         comm.free()
     print("rank %d: %s ok on %s" % (world.rank, scenario, dev.queue.device.name), flush=True)
-    if scenario in ("dies", "freed"):
+    if scenario in ("dies", "freed", "unfreed"):
         # The peers are gone or out of step: leave without MPI's finalize,
         # which would wait for them.
         sys.stdout.flush()

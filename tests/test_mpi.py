@@ -129,6 +129,13 @@ def test_a_freed_communicator_is_an_exception(path):
     assert "rank 2: raised CommTimeoutError" in out, out
 
 
+def test_freeing_the_window_waits_for_the_node_within_the_timeout():
+    flags = ["-disable-auto-cleanup"]
+    rc, out = launch(3, [RANKS, "unfreed"], flags=flags, extra_env={"PYCL_MPI_TEST_TIMEOUT": "2"})
+    assert rc == 0 and ok_ranks(out, "unfreed") == [0, 1, 2], out
+    assert "rank 1: raised CommTimeoutError: pycl.mpi.Comm.free: the other ranks of the node" in out, out
+
+
 @pytest.mark.parametrize("ranks", [1, 2, 4])
 def test_halo_example_matches_one_process(ranks):
     rc, out = launch(ranks, [HALO, "--cells", "1001", "--steps", "20"])
