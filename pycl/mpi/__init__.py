@@ -8,10 +8,10 @@ Between ranks of one node, data goes through a window of shared memory in
 chunks: one rank's device fills a slot while the other's drains another,
 and MPI carries only small announcements. Between nodes, data from GPUs goes
 through pinned host slots in chunks, so that the device copies one chunk
-while MPI moves another; CPU devices hand MPI their mapped memory directly. Each operation first exchanges a small header, so that a
-size or dtype that differs between ranks is an exception on every rank
-involved rather than a truncated message (docs/design.md, "Several
-processes").
+while MPI moves another; CPU devices hand MPI their mapped memory directly.
+Each operation first exchanges a small header, so that a size or dtype (or
+path) that differs between ranks is an exception on every rank involved
+rather than a truncated message (docs/design.md, "Several processes").
 
 mpi4py is an optional dependency: ``pip install 'pycl-cffi[mpi]'``.
 """
