@@ -48,7 +48,7 @@ from pycl.queue import CommandQueue
 if TYPE_CHECKING:
     from pycl.mpi._region import Region
 
-__all__ = ["Window", "window", "together"]
+__all__ = ["Window", "window"]
 
 # Tags of the collectives' announcements and acks, on the node communicator
 # (which carries nothing else, and one collective at a time).

@@ -23,7 +23,7 @@ from pycl.mpi import config as _config
 from pycl.mpi._pipeline import chunking, run
 from pycl.mpi._region import Region, region
 from pycl.mpi._shared import Window, window
-from pycl.mpi.request import ABANDONED, CommError, Request, Steps
+from pycl.mpi.request import ABANDONED, CommError, Request, Steps, fail_in_flight
 from pycl.pinned import PinnedPool
 from pycl.queue import CommandQueue
 
@@ -130,6 +130,8 @@ class Comm:
             self._head = self._data = None
         shared, self._window = self._window, None
         if shared is not None:
+            # Device copies of operations in flight may still use the window.
+            fail_in_flight(self, "this Comm was freed")
             if self._unusable:
                 ABANDONED.append(shared)
             else:

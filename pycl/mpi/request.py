@@ -40,7 +40,7 @@ if TYPE_CHECKING:
         def mark_unusable(self, reason: str) -> None: ...
 
 
-__all__ = ["Request", "CommError", "CommTimeoutError", "Waitable", "Steps", "is_done", "ABANDONED"]
+__all__ = ["Request", "CommError", "CommTimeoutError", "Waitable", "Steps", "is_done", "fail_in_flight", "ABANDONED"]
 
 Waitable = Union[MPI.Request, list, Event, "Request", Callable[[], bool], None]
 Steps = Generator[Waitable, None, None]
@@ -208,6 +208,15 @@ class Request:
     def __repr__(self) -> str:
         state = "failed" if self._error is not None else "complete" if not self._steps else "in flight"
         return "<pycl.mpi.Request %s, %s>" % (self._routine, state)
+
+
+def fail_in_flight(comm: Comm, reason: str) -> None:
+    """End every request of ``comm`` still in flight with ``CommError``
+    (``reason``): their device copies are waited for, so that the memory
+    they copy from or into may go."""
+    for request in list(_active):
+        if request._comm is comm:
+            request._fail(CommError("%s: %s" % (request._routine, reason)))
 
 
 def _advance_all() -> bool:
