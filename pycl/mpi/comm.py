@@ -120,10 +120,10 @@ class Comm:
     def free(self) -> None:
         """Free the duplicated communicators and the shared window
         (collective over ``comm``, as ``MPI.Comm.Free``); operations in
-        flight then fail. The window is freed once every rank of the node
-        frees its Comm, within the ``timeout`` setting (else
-        ``CommTimeoutError``), and kept after a failed operation: a peer
-        may still copy from it."""
+        flight end with ``CommError``. The window is freed once every rank
+        of the node frees its Comm, within the ``timeout`` setting (else
+        ``CommTimeoutError``), and kept after a failed operation (one ended
+        so included): a peer may still copy from it."""
         if self._head is not None:
             for dup in (self._head, self._data):
                 dup.Free()
