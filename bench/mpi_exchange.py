@@ -9,8 +9,13 @@ forced onto its network path over TCP on localhost: ``MPIR_CVAR_NOLOCAL=1``,
 libfabric's ``tcp`` provider) and prints GB/s rows (N bytes over the best
 round's time, rank 0's device to rank 1's):
 
-- pycl.mpi ``send``/``recv``: staged through pinned slots on GPUs, mapped
-  on CPU devices; on CPU devices also forced through the slots;
+- pycl.mpi ``send``/``recv`` through the node's shared window (the default
+  between ranks of one node); not in the TCP run, which stands for ranks on
+  two nodes, so that its ranks turn the window off (``shared=False``): MPI
+  still reports both ranks on one node, and the window would bypass TCP;
+- pycl.mpi ``send``/``recv`` through MPI messages (the window off): staged
+  through pinned slots on GPUs, mapped on CPU devices; on CPU devices also
+  forced through the slots;
 - the PyOpenCL way: ``enqueue_copy`` into a numpy array, mpi4py
   ``Send``/``Recv``, ``enqueue_copy`` out, with PyOpenCL where it imports
   (``--pyopencl``), else with pycl with its staging off, as the stand-in
@@ -84,22 +89,27 @@ def ranks(args):
     def row(label, seconds):
         rows.append((label, nbytes / seconds / 1e9))
 
-    comm = clmpi.Comm(world, queue)
+    def exchange(comm):
+        def body():
+            if rank == 0:
+                comm.send(buf, 1)
+            else:
+                comm.recv(buf, 0)
 
-    def exchange():
-        if rank == 0:
-            comm.send(buf, 1)
-        else:
-            comm.recv(buf, 0)
+        return best_seconds(world, args.rounds, body)
 
-    path = "staged" if staged(device.type) else "mapped"
-    row("pycl.mpi send/recv (%s)" % path, best_seconds(world, args.rounds, exchange))
-    if path == "mapped":
-        saved = clmpi.settings()
-        clmpi.configure(device_types=cl.device_type.ALL)
-        row("pycl.mpi send/recv (staged, forced)", best_seconds(world, args.rounds, exchange))
-        clmpi.configure(**saved)
-    comm.free()
+    saved = clmpi.settings()
+    if not args.tcp:
+        with clmpi.Comm(world, queue) as comm:
+            row("pycl.mpi send/recv (shared window)", exchange(comm))
+    clmpi.configure(shared=False)
+    with clmpi.Comm(world, queue) as comm:
+        path = "staged" if staged(device.type) else "mapped"
+        row("pycl.mpi send/recv (MPI messages, %s)" % path, exchange(comm))
+        if path == "mapped":
+            clmpi.configure(device_types=cl.device_type.ALL)
+            row("pycl.mpi send/recv (MPI messages, staged, forced)", exchange(comm))
+    clmpi.configure(**saved)
 
     host = np.empty(nbytes, np.uint8)
     side = pyopencl_side(device.name, nbytes) if args.pyopencl else None
@@ -158,25 +168,27 @@ def main():
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--pyopencl", action="store_true", help="the PyOpenCL row with PyOpenCL itself")
     parser.add_argument("--ranks", action="store_true", help=argparse.SUPPRESS)  # set for the ranks themselves
+    parser.add_argument("--tcp", action="store_true", help=argparse.SUPPRESS)  # the ranks of the TCP run
     args = parser.parse_args()
     if args.ranks:
         return ranks(args)
     mpiexec = os.path.join(os.path.dirname(sys.executable), "mpiexec")
     forward = sys.argv[1:]
     results = {}
-    for transport, extra in (("shared memory", {}), ("TCP", TCP_ENV)):
+    for transport, extra, flags in (("shared memory", {}, []), ("TCP", TCP_ENV, ["--tcp"])):
         env = dict(os.environ, **extra)
-        cmd = [mpiexec, "-n", "2", sys.executable, os.path.abspath(__file__), "--ranks"] + forward
+        cmd = [mpiexec, "-n", "2", sys.executable, os.path.abspath(__file__), "--ranks", *flags] + forward
         out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=1800)
         if out.returncode:
             sys.exit("%s failed:\n%s%s" % (" ".join(cmd), out.stdout, out.stderr))
         lines = out.stdout.splitlines()
-        results[transport] = [line[4:].rsplit(" | ", 1) for line in lines if line.startswith("ROW ")]
+        results[transport] = dict(line[4:].rsplit(" | ", 1) for line in lines if line.startswith("ROW "))
         header = [line[7:] for line in lines if line.startswith("DEVICE ")][0]
     print("device: %s" % header)
     print("| exchange, rank 0's device -> rank 1's | MPI shared memory GB/s | MPI over TCP GB/s |")
     print("|---|---|---|")
-    for (label, shm), (_, tcp) in zip(results["shared memory"], results["TCP"]):
+    for label, shm in results["shared memory"].items():
+        tcp = results["TCP"].get(label, "(window off: another node)")
         print("| %s | %s | %s |" % (label, shm, tcp))
 
 

@@ -2,17 +2,24 @@
 SCENARIO [--staged]``. Each rank checks what it received against numpy
 (every rank draws every rank's data from the same seeds) and prints
 ``rank R: SCENARIO ok``; a failed check raises, which mpiexec reports.
-``--staged`` sends every device's memory through pinned slots (CPU devices
-included); without it CPU devices are mapped.
+By default the ranks, all on this node, move data through the shared window;
+``--messages`` turns it off, so that data goes through MPI messages.
+``--staged`` treats every device as pycl.mpi treats GPUs (CPU devices
+included): through the window, blocking copies on a queue of the window's
+own; through messages, pinned slots (where CPU devices are otherwise
+mapped).
 
 Scenarios: ops (every operation, blocking and not, on Buffers, sub-buffers
-and SVM, odd sizes, offsets, zero-length messages), mismatch (counts, dtypes,
-roots and reductions that differ between ranks), dies (rank 1 exits in the
-middle of a transfer), freed (a communicator freed during an operation).
+and SVM, odd sizes, offsets, zero-length messages, several transfers in
+flight at once), mismatch (counts, dtypes, roots, reductions and paths that
+differ between ranks), dies (rank 1 exits in the middle of a transfer),
+freed (a communicator freed during an operation), unfreed (a rank that
+never frees its Comm, whose window the others free).
 """
 
 import os
 import sys
+import time
 
 import numpy as np
 from mpi4py import MPI
@@ -99,6 +106,61 @@ def ops(comm, dev):
     elif rank == last:
         comm.recv(sub, 0, tag=9)
         expect_bytes(dev.host(buf), align, values, "sub-buffer")
+    # Several sends in flight at once, of several chunks each, received in
+    # the reverse order: on the shared path they take turns at the slots.
+    # The data is written, and the receive buffers cleared, by non-blocking
+    # copies just before: the transfers must follow them.
+    sizes = [3 * CHUNK + 11, 2 * CHUNK + 1, 5 * CHUNK - 3, 64 * CHUNK]
+    parts = [data(0, "many%d" % i, n, np.uint8) for i, n in enumerate(sizes)]
+    bufs = [dev.buffer(n) for n in sizes]
+    if rank == 0:
+        for buf, values in zip(bufs, parts):
+            cl.enqueue_copy(q, buf, values, is_blocking=False)
+        requests = [comm.isend(buf, last, tag=20 + i) for i, buf in enumerate(bufs)]
+    elif rank == last:
+        zeros = np.zeros(max(sizes), np.uint8)
+        for buf, n in zip(bufs, sizes):
+            cl.enqueue_copy(q, buf, zeros[:n], is_blocking=False)
+        requests = [comm.irecv(bufs[i], 0, tag=20 + i) for i in reversed(range(len(bufs)))]
+    else:
+        requests = []
+    for request in requests:
+        request.wait()
+    if rank == last:
+        for i, (buf, values) in enumerate(zip(bufs, parts)):
+            expect_bytes(dev.host(buf), 0, values, "concurrent recv %d" % i)
+    # The transfers follow the commands already on the queue, even those
+    # that wait for an event set later: the data written, the receive
+    # buffer cleared, once the user event is set. (Through the window only:
+    # mapped memory maps with a blocking call, which would wait for ever.)
+    # Not on Oclgrind, whose clFlush waits for every command on the queue,
+    # the gated one too, for ever.
+    if comm._window_for() is not None and "Oclgrind" not in dev.queue.device.platform.name:
+        values = data(0, "gated", 6 * CHUNK + 5, np.uint8)
+        buf = dev.buffer(values.size)
+        gate = cl.UserEvent(dev.ctx)
+        request = None
+        if rank == 0:
+            cl.enqueue_copy(q, buf, values, is_blocking=False, wait_for=[gate])
+            request = comm.isend(buf, last, tag=30)
+        elif rank == last:
+            cl.enqueue_copy(q, buf, np.zeros(values.size, np.uint8), is_blocking=False, wait_for=[gate])
+            request = comm.irecv(buf, 0, tag=30)
+        # Both sides posted: the headers meet while the gate is shut.
+        comm.comm.Barrier()
+        start = time.monotonic()
+        while request is not None and time.monotonic() - start < 0.2:
+            request.test()
+        gate.set_status(cl.command_execution_status.COMPLETE)
+        if request is not None:
+            request.wait()
+        if rank == last:
+            expect_bytes(dev.host(buf), 0, values, "recv after a gated command")
+    # MPI.PROC_NULL: nothing moves, nothing is touched.
+    buf = dev.buffer(64)
+    comm.send(buf, MPI.PROC_NULL)
+    comm.sendrecv(buf, MPI.PROC_NULL, buf, MPI.PROC_NULL, count=64)
+    expect_bytes(dev.host(buf), 0, np.empty(0, np.uint8), "PROC_NULL")
     # Non-blocking, receive posted first, from any source; tested to the end.
     values = data(last, "nb", 2 * CHUNK // 8 + 1, np.int64)
     buf = dev.buffer(values.nbytes)
@@ -225,6 +287,19 @@ def mismatch(comm, dev):
         cl.enqueue_copy(dev.queue, buf, values)
     comm.bcast(buf, 0, count=100, dtype=np.int32)
     assert np.array_equal(dev.host(buf, 400).view(np.int32), values), "bcast after mismatches"
+    # A Comm whose last rank has the shared window off: its operations with
+    # the others, which have it on, raise on every side.
+    saved = clmpi.settings()
+    clmpi.configure(shared=rank != last)
+    other = clmpi.Comm(comm.comm, comm.queue)
+    clmpi.configure(**saved)
+    paths = ("through the shared window", "through MPI messages")
+    if rank == 0:
+        expect_logic_error(lambda: other.send(buf, last, count=8), *paths)
+    elif rank == last:
+        expect_logic_error(lambda: other.recv(buf, 0, count=8), *paths)
+    expect_logic_error(lambda: other.bcast(buf, 0, count=8), *paths)
+    other.free()
     # Argument checks name the argument and the limit.
     expect_logic_error(lambda: comm.send(buf, size), "dest = %d" % size)
     expect_logic_error(lambda: comm.send(buf, 0, count=1025, dtype=np.float32), "past the end of mem (4096 bytes)")
@@ -238,9 +313,11 @@ def mismatch(comm, dev):
 
 
 def dies(comm, dev):
-    """Rank 1 exits while rank 0 sends it 256 chunks; the others wait for
-    data rank 1 never sends. Every survivor must raise CommError (a
-    timeout, or MPI's error) rather than hang."""
+    """Rank 1 exits while rank 0 sends it 256 chunks, then waits for its
+    answer; the others wait for data rank 1 never sends. Every survivor must
+    raise CommError (a timeout, or MPI's error) rather than hang. (MPI may
+    take the chunks of the send into its own buffers and complete it: the
+    answer never comes.)"""
     rank = comm.rank
     buf = dev.buffer(256 * CHUNK)
     if rank == 1:
@@ -250,6 +327,7 @@ def dies(comm, dev):
     try:
         if rank == 0:
             comm.send(buf, 1, tag=1)
+            comm.recv(buf, 1, tag=2)
         else:
             comm.recv(buf, 1, tag=2)
     except clmpi.CommError as error:
@@ -269,9 +347,13 @@ def freed(comm, dev):
     raises CommError; the receiving rank never gets the data and times out."""
     rank, size = comm.rank, comm.size
     buf = dev.buffer(64 * CHUNK)
+    # The receiver posts its side only after the free (the barrier), so
+    # that the send cannot have completed before it, as it can when the
+    # receiver's reply arrives at once and MPI takes the chunks eagerly.
     if rank == 0:
         request = comm.isend(buf, size - 1, tag=3)
         comm.comm.Free()
+        MPI.COMM_WORLD.Barrier()
         try:
             request.wait()
         except clmpi.CommError as error:
@@ -279,6 +361,7 @@ def freed(comm, dev):
             print("rank 0: raised %s: %s" % (type(error).__name__, error), flush=True)
             return
         raise AssertionError("a wait on a freed communicator succeeded")
+    MPI.COMM_WORLD.Barrier()
     if rank == size - 1:
         try:
             comm.recv(buf, 0, tag=3)
@@ -288,19 +371,45 @@ def freed(comm, dev):
         raise AssertionError("the receive of a freed sender completed")
 
 
+def unfreed(comm, dev):
+    """Rank 0 never frees its Comm: the others' ``free`` raises
+    CommTimeoutError (MPI's window free would wait for rank 0 for ever)."""
+    if comm.rank == 0:
+        # Stay until the others have given up (an exit would end the job).
+        time.sleep(clmpi.settings()["timeout"] + 1)
+        return
+    try:
+        comm.free()
+    except clmpi.CommTimeoutError as error:
+        assert "the shared window is kept" in str(error), error
+        print("rank %d: raised %s: %s" % (comm.rank, type(error).__name__, error), flush=True)
+        return
+    raise AssertionError("free returned without rank 0")
+
+
 def main():
     scenario = sys.argv[1]
+    world = MPI.COMM_WORLD
     if "--staged" in sys.argv:
         clmpi.configure(device_types=cl.device_type.ALL)
-    clmpi.configure(chunk_bytes=CHUNK, timeout=float(os.environ.get("PYCL_MPI_TEST_TIMEOUT", "20")))
-    world = MPI.COMM_WORLD
+    if "--messages" in sys.argv:
+        clmpi.configure(shared=False)
+    # Slots of a size of each rank's own (odd on odd ranks), and fewer than
+    # the chunks of most transfers, so that slots are reused.
+    shared_chunk = CHUNK + 1003 * world.rank
+    timeout = float(os.environ.get("PYCL_MPI_TEST_TIMEOUT", "20"))
+    clmpi.configure(chunk_bytes=CHUNK, shared_slots=3, shared_chunk_bytes=shared_chunk, timeout=timeout)
     # Scenarios that free the communicator get one of their own.
     user = world.Dup() if scenario == "freed" else world
     comm = clmpi.Comm(user, clmpi.rank_queue(world))
+    # The path the tests mean to take is the one taken.
+    assert (comm._window_for() is not None) == ("--messages" not in sys.argv and world.size > 1), "path"
     dev = Device(comm)
-    {"ops": ops, "mismatch": mismatch, "dies": dies, "freed": freed}[scenario](comm, dev)
+    {"ops": ops, "mismatch": mismatch, "dies": dies, "freed": freed, "unfreed": unfreed}[scenario](comm, dev)
+    if scenario in ("ops", "mismatch"):
+        comm.free()
     print("rank %d: %s ok on %s" % (world.rank, scenario, dev.queue.device.name), flush=True)
-    if scenario in ("dies", "freed"):
+    if scenario in ("dies", "freed", "unfreed"):
         # The peers are gone or out of step: leave without MPI's finalize,
         # which would wait for them.
         sys.stdout.flush()

@@ -1,6 +1,7 @@
 """pycl.mpi under mpiexec: tests/mpi_ranks.py's scenarios run as 2 and 4
-ranks on each platform, with memory mapped (CPU devices' default) and
-staged through pinned slots; each rank checks against numpy. Every run has
+ranks on each platform, through the node's shared window (the default on
+one node) and through MPI messages, with memory mapped (CPU devices'
+default) and staged through pinned slots; each rank checks against numpy. Every run has
 a timeout, so a hang fails the test. POCL_DEVICES="pthread pthread" gives
 each PoCL two devices, which the ranks of this node share out.
 
@@ -71,23 +72,35 @@ def ok_ranks(output, scenario):
     return sorted(int(r) for r in re.findall(r"rank (\d+): %s ok" % scenario, output))
 
 
-@pytest.mark.parametrize("mode", ["mapped", "staged"])
+# The paths: the shared window, with non-blocking copies on the Comm's queue
+# (CPU devices' default) and with blocking ones on a queue of its own (as on
+# GPUs); MPI messages, mapped (CPU devices' default) and staged through
+# pinned slots.
+PATHS = {
+    "shared": [],
+    "shared-staged": ["--staged"],
+    "mapped": ["--messages"],
+    "staged": ["--messages", "--staged"],
+}
+
+
+@pytest.mark.parametrize("path", list(PATHS))
 @pytest.mark.parametrize("ranks", [2, 4])
 @pytest.mark.parametrize("platform_index", [i for i, _ in PLATFORMS], ids=[n.split()[0] for _, n in PLATFORMS])
-def test_every_operation(platform_index, ranks, mode):
-    args = [RANKS, "ops"] + (["--staged"] if mode == "staged" else [])
-    rc, out = launch(ranks, args, platform_index)
+def test_every_operation(platform_index, ranks, path):
+    rc, out = launch(ranks, [RANKS, "ops", *PATHS[path]], platform_index)
     assert rc == 0 and ok_ranks(out, "ops") == list(range(ranks)), out
 
 
+@pytest.mark.parametrize("path", ["shared", "mapped"])
 @pytest.mark.parametrize("ranks", [2, 4])
-def test_mismatches_raise_on_every_rank(ranks):
-    rc, out = launch(ranks, [RANKS, "mismatch"])
+def test_mismatches_raise_on_every_rank(ranks, path):
+    rc, out = launch(ranks, [RANKS, "mismatch", *PATHS[path]])
     assert rc == 0 and ok_ranks(out, "mismatch") == list(range(ranks)), out
 
 
 def test_mismatches_raise_when_staged():
-    rc, out = launch(2, [RANKS, "mismatch", "--staged"])
+    rc, out = launch(2, [RANKS, "mismatch", *PATHS["staged"]])
     assert rc == 0 and ok_ranks(out, "mismatch") == [0, 1], out
 
 
@@ -97,19 +110,30 @@ def test_a_dead_rank_aborts_the_job():
     assert rc != 0, out
 
 
-def test_a_dead_rank_is_an_exception_on_the_survivors():
+@pytest.mark.parametrize("path", ["shared", "mapped"])
+def test_a_dead_rank_is_an_exception_on_the_survivors(path):
     # With the survivors left running, they raise within the timeout.
-    rc, out = launch(3, [RANKS, "dies"], flags=["-disable-auto-cleanup"], extra_env={"PYCL_MPI_TEST_TIMEOUT": "3"})
+    args = [RANKS, "dies", *PATHS[path]]
+    rc, out = launch(3, args, flags=["-disable-auto-cleanup"], extra_env={"PYCL_MPI_TEST_TIMEOUT": "3"})
     assert rc == 3, out  # rank 1's own exit status
     assert ok_ranks(out, "dies") == [0, 2], out
     assert "rank 0: raised CommTimeoutError" in out or "rank 0: raised CommError" in out, out
 
 
-def test_a_freed_communicator_is_an_exception():
-    rc, out = launch(3, [RANKS, "freed"], flags=["-disable-auto-cleanup"], extra_env={"PYCL_MPI_TEST_TIMEOUT": "3"})
+@pytest.mark.parametrize("path", ["shared", "mapped"])
+def test_a_freed_communicator_is_an_exception(path):
+    args = [RANKS, "freed", *PATHS[path]]
+    rc, out = launch(3, args, flags=["-disable-auto-cleanup"], extra_env={"PYCL_MPI_TEST_TIMEOUT": "3"})
     assert rc == 0 and ok_ranks(out, "freed") == [0, 1, 2], out
     assert "rank 0: raised CommError: pycl.mpi.Comm.isend: the communicator was freed" in out, out
     assert "rank 2: raised CommTimeoutError" in out, out
+
+
+def test_freeing_the_window_waits_for_the_node_within_the_timeout():
+    flags = ["-disable-auto-cleanup"]
+    rc, out = launch(3, [RANKS, "unfreed"], flags=flags, extra_env={"PYCL_MPI_TEST_TIMEOUT": "2"})
+    assert rc == 0 and ok_ranks(out, "unfreed") == [0, 1, 2], out
+    assert "rank 1: raised CommTimeoutError: pycl.mpi.Comm.free: the other ranks of the node" in out, out
 
 
 @pytest.mark.parametrize("ranks", [1, 2, 4])
@@ -148,8 +172,16 @@ def test_configure_checks_its_arguments():
             clmpi.configure(chunk_bytes=1.5)
         with pytest.raises(pycl.LogicError, match="timeout = -1 is not positive"):
             clmpi.configure(timeout=-1)
-        clmpi.configure(chunk_bytes=1 << 20, slots=3, timeout=5)
-        assert clmpi.settings() == dict(saved, chunk_bytes=1 << 20, slots=3, timeout=5.0)
+        with pytest.raises(TypeError, match="shared must be a bool, not int"):
+            clmpi.configure(shared=1)
+        with pytest.raises(pycl.LogicError, match="shared_slots must be at least 2"):
+            clmpi.configure(shared_slots=1)
+        with pytest.raises(pycl.LogicError, match="shared_chunk_bytes = 8 is below 64"):
+            clmpi.configure(shared_chunk_bytes=8)
+        clmpi.configure(chunk_bytes=1 << 20, slots=3, timeout=5, shared=False, shared_slots=2, shared_chunk_bytes=64)
+        assert clmpi.settings() == dict(
+            saved, chunk_bytes=1 << 20, slots=3, timeout=5.0, shared=False, shared_slots=2, shared_chunk_bytes=64
+        )
     finally:
         clmpi.configure(**saved)
     assert clmpi.settings() == saved

@@ -4,12 +4,14 @@ One process per device: ``rank_device`` shares out each node's devices
 among the ranks of that node, and ``Comm`` moves Buffers and SVM between
 ranks with ``send``, ``recv``, ``sendrecv``, ``bcast``, ``allreduce`` and
 ``allgather`` (blocking, and non-blocking forms returning a ``Request``).
-Data from GPUs goes through pinned host slots in chunks, so that the device
-copies one chunk while MPI moves another; CPU devices hand MPI their mapped
-memory directly. Each operation first exchanges a small header, so that a
-size or dtype that differs between ranks is an exception on every rank
-involved rather than a truncated message (docs/design.md, "Several
-processes").
+Between ranks of one node, data goes through a window of shared memory in
+chunks: one rank's device fills a slot while the other's drains another,
+and MPI carries only small announcements. Between nodes, data from GPUs goes
+through pinned host slots in chunks, so that the device copies one chunk
+while MPI moves another; CPU devices hand MPI their mapped memory directly.
+Each operation first exchanges a small header, so that a size or dtype (or
+path) that differs between ranks is an exception on every rank involved
+rather than a truncated message (docs/design.md, "Several processes").
 
 mpi4py is an optional dependency: ``pip install 'pycl-cffi[mpi]'``.
 """

@@ -47,17 +47,21 @@ class Region:
 
         return SVM(self.svm[self.offset + at : self.offset + at + n])
 
-    def read(self, at: int, host: np.ndarray) -> Event:
-        """Enqueue the copy of ``len(host)`` bytes from ``at`` into ``host``."""
+    def read(self, at: int, host: np.ndarray, queue: Optional[CommandQueue] = None, blocking: bool = False) -> Event:
+        """Enqueue the copy of ``len(host)`` bytes from ``at`` into ``host``
+        (on ``queue``, default the region's)."""
+        queue = queue or self.queue
         if self.svm is None:
-            return enqueue_copy(self.queue, host, self.mem, src_offset=self.offset + at, is_blocking=False)
-        return enqueue_copy(self.queue, host, self._svm(at, host.nbytes), is_blocking=False)
+            return enqueue_copy(queue, host, self.mem, src_offset=self.offset + at, is_blocking=blocking)
+        return enqueue_copy(queue, host, self._svm(at, host.nbytes), is_blocking=blocking)
 
-    def write(self, at: int, host: np.ndarray) -> Event:
-        """Enqueue the copy of ``host`` to ``at``."""
+    def write(self, at: int, host: np.ndarray, queue: Optional[CommandQueue] = None, blocking: bool = False) -> Event:
+        """Enqueue the copy of ``host`` to ``at`` (on ``queue``, default the
+        region's)."""
+        queue = queue or self.queue
         if self.svm is None:
-            return enqueue_copy(self.queue, self.mem, host, dst_offset=self.offset + at, is_blocking=False)
-        return enqueue_copy(self.queue, self._svm(at, host.nbytes), host, is_blocking=False)
+            return enqueue_copy(queue, self.mem, host, dst_offset=self.offset + at, is_blocking=blocking)
+        return enqueue_copy(queue, self._svm(at, host.nbytes), host, is_blocking=blocking)
 
     def map(self, writable: bool, readable: bool = True) -> tuple[np.ndarray, Callable[[], None]]:
         """The region's bytes mapped for the host (blocking), and the

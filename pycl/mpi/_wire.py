@@ -1,7 +1,9 @@
 """The header each operation of ``pycl.mpi`` sends before its data: what a
 rank sends or expects (count, dtype, chunk size, root or reduction), so that
 ranks that disagree raise ``LogicError`` on every side instead of
-truncating or misreading a message. Eight int64s."""
+truncating or misreading a message; and the path the data takes (the
+node's shared window or MPI messages), so that ranks that chose differently
+raise too rather than wait for data that comes the other way. Nine int64s."""
 
 from __future__ import annotations
 
@@ -34,18 +36,19 @@ _MAGIC = int.from_bytes(b"pyclMPI1", "little")
 SEND, REPLY, BCAST, ALLREDUCE, ALLGATHER = 1, 2, 3, 4, 5
 _KINDS = {SEND: "send", REPLY: "recv", BCAST: "bcast", ALLREDUCE: "allreduce", ALLGATHER: "allgather"}
 _OPS = {0: "", 1: "sum", 2: "min", 3: "max"}
-# Fields: magic, kind, count, dtype (its str, as bytes), chunk_bytes, extra
-# (root, reduction or data tag), rank, flag (a reply's verdict).
-_COUNT, _DTYPE, _CHUNK, _EXTRA, _RANK, _FLAG = 2, 3, 4, 5, 6, 7
+# Fields: magic, kind, count, dtype (its str, as bytes), chunk_bytes, path
+# (1: the shared window), extra (root, reduction or data tag), rank, flag (a
+# reply's verdict).
+_COUNT, _DTYPE, _CHUNK, _PATH, _EXTRA, _RANK, _FLAG = 2, 3, 4, 5, 6, 7, 8
 
 
-def header(kind: int, count: int, dtype: np.dtype[Any], chunk: int, extra: int, rank: int) -> np.ndarray:
+def header(kind: int, count: int, dtype: np.dtype[Any], chunk: int, shared: bool, extra: int, rank: int) -> np.ndarray:
     code = int.from_bytes(dtype.str.encode("ascii")[:8].ljust(8, b"\0"), "little", signed=True)
-    return np.array([_MAGIC, kind, count, code, chunk, extra, rank, 0], dtype=np.int64)
+    return np.array([_MAGIC, kind, count, code, chunk, int(shared), extra, rank, 0], dtype=np.int64)
 
 
 def empty() -> np.ndarray:
-    return np.zeros(8, dtype=np.int64)
+    return np.zeros(9, dtype=np.int64)
 
 
 def _dtype_name(code: int) -> str:
@@ -57,8 +60,15 @@ def _dtype_name(code: int) -> str:
 
 
 def describe(head: np.ndarray, what: str = "count") -> str:
-    """``"count 100 of float32, chunk_bytes 8388608"``."""
-    return "%s %d of %s, chunk_bytes %d" % (what, head[_COUNT], _dtype_name(int(head[_DTYPE])), head[_CHUNK])
+    """``"count 100 of float32, chunk_bytes 8388608, through MPI messages"``."""
+    path = "the shared window" if head[_PATH] else "MPI messages"
+    return "%s %d of %s, chunk_bytes %d, through %s" % (
+        what,
+        head[_COUNT],
+        _dtype_name(int(head[_DTYPE])),
+        head[_CHUNK],
+        path,
+    )
 
 
 def _checked(head: np.ndarray, routine: str) -> np.ndarray:

@@ -22,13 +22,14 @@ from pycl.mpi import _wire
 from pycl.mpi import config as _config
 from pycl.mpi._pipeline import chunking, run
 from pycl.mpi._region import Region, region
-from pycl.mpi.request import CommError, Request, Steps
+from pycl.mpi._shared import Window, window
+from pycl.mpi.request import ABANDONED, CommError, Request, Steps, fail_in_flight
 from pycl.pinned import PinnedPool
 from pycl.queue import CommandQueue
 
 __all__ = ["Comm"]
 
-_OPS = {"sum": (1, MPI.SUM), "min": (2, MPI.MIN), "max": (3, MPI.MAX)}
+_OPS = {"sum": (1, MPI.SUM, np.add), "min": (2, MPI.MIN, np.minimum), "max": (3, MPI.MAX, np.maximum)}
 
 
 def _rank_value(value: Any, name: str, size: int, routine: str, wildcard: bool = False) -> int:
@@ -64,9 +65,10 @@ class Comm:
     ``comm`` (an mpi4py communicator), each moving memory of ``queue``'s
     context with ``queue`` (in-order: the reads follow the commands already
     on it). Collective over ``comm``: it duplicates ``comm`` so that its
-    messages never meet the caller's. ``free()`` (or ``with``) releases the
-    duplicates; after an operation fails on the MPI side the Comm refuses
-    further ones (free it and make another)."""
+    messages never meet the caller's, and makes the window of shared memory
+    through which ranks of one node move data (the ``shared`` setting).
+    ``free()`` (or ``with``) releases them; after an operation fails on the
+    MPI side the Comm refuses further ones (free it and make another)."""
 
     comm: Any  # the communicator given
     queue: CommandQueue
@@ -93,6 +95,9 @@ class Comm:
         self._pool: Optional[PinnedPool] = None
         self._unusable = ""
         self._last_collective: Optional[Request] = None
+        settings = _config.settings()
+        slots = settings["shared_slots"] if settings["shared"] else 0
+        self._window = window(comm, slots, _config.shared_chunk(queue.device.type), queue)
 
     # {{{ state
 
@@ -113,12 +118,24 @@ class Comm:
             )
 
     def free(self) -> None:
-        """Free the duplicated communicators (collective over ``comm``, as
-        ``MPI.Comm.Free``); operations in flight then fail."""
+        """Free the duplicated communicators and the shared window
+        (collective over ``comm``, as ``MPI.Comm.Free``); operations in
+        flight end with ``CommError``. The window is freed once every rank
+        of the node frees its Comm, within the ``timeout`` setting (else
+        ``CommTimeoutError``), and kept after a failed operation (one ended
+        so included): a peer may still copy from it."""
         if self._head is not None:
             for dup in (self._head, self._data):
                 dup.Free()
             self._head = self._data = None
+        shared, self._window = self._window, None
+        if shared is not None:
+            # Device copies of operations in flight may still use the window.
+            fail_in_flight(self, "this Comm was freed")
+            if self._unusable:
+                ABANDONED.append(shared)
+            else:
+                shared.free(_config.settings()["timeout"])
 
     def __enter__(self) -> Comm:
         return self
@@ -138,6 +155,14 @@ class Comm:
 
     def _region(self, mem: Any, offset: Any, count: Any, dtype: Any, routine: str, name: str) -> Region:
         return region(self.queue, mem, offset, count, dtype, routine, name)
+
+    def _window_for(self, rank: Optional[int] = None) -> Optional[Window]:
+        """The node's shared window if data to or from ``rank`` (None: every
+        rank, for a collective) goes through it, else None."""
+        shared = self._window
+        if shared is None or not (shared.on and shared.everyone if rank is None else shared.local(rank)):
+            return None
+        return shared
 
     def _collective(self, routine: str, steps: Steps) -> Request:
         """The request of a collective operation, whose MPI calls follow
@@ -239,26 +264,36 @@ class Comm:
     def _send_steps(self, reg: Region, dest: int, tag: int, routine: str) -> Steps:
         chunk, slots = _config.settings()["chunk_bytes"], _config.settings()["slots"]
         data_tag = self._next_tag()
-        head = _wire.header(_wire.SEND, reg.count, reg.dtype, chunk, data_tag, self.rank)
+        shared = self._window_for(dest)
+        head = _wire.header(_wire.SEND, reg.count, reg.dtype, chunk, shared is not None, data_tag, self.rank)
         answer = _wire.empty()
         yield [self._head.Isend(head, dest, tag), self._data.Irecv(answer, dest, data_tag)]
         _wire.check_peer(head, answer, routine, "send to rank %d (tag %d)" % (dest, tag))
+        if shared is not None:
+            yield from shared.publish(reg, shared.chunk, self._data, [dest], data_tag, data_tag)
+            return
         yield from self._stream(reg, chunk, slots, lambda view: self._data.Isend(view, dest, data_tag), True)
 
     def _recv_steps(self, reg: Region, source: int, tag: int, routine: str) -> Steps:
         chunk, slots = _config.settings()["chunk_bytes"], _config.settings()["slots"]
         theirs = _wire.empty()
         yield self._head.Irecv(theirs, source, tag)
-        mine = _wire.header(_wire.REPLY, reg.count, reg.dtype, chunk, 0, self.rank)
-        answer = _wire.reply(mine, theirs, routine)
         sender, data_tag = _wire.rank_of(theirs), _wire.extra(theirs)
+        # The path follows the sender, which ANY_SOURCE names only now.
+        shared = self._window_for(sender) if 0 <= sender < self.size else None
+        mine = _wire.header(_wire.REPLY, reg.count, reg.dtype, chunk, shared is not None, 0, self.rank)
+        answer = _wire.reply(mine, theirs, routine)
         replied = self._data.Isend(answer, sender, data_tag)
         try:
             _wire.check_peer(theirs, answer, routine, "recv from rank %d (tag %d)" % (sender, tag))
         except Exception:
             yield replied
             raise
-        yield from self._stream(reg, chunk, slots, lambda view: self._data.Irecv(view, sender, data_tag), False)
+        if shared is not None:
+            owner = shared.node_rank[sender]
+            yield from shared.collect(reg, 0, reg.nbytes, owner, self._data, sender, data_tag, data_tag)
+        else:
+            yield from self._stream(reg, chunk, slots, lambda view: self._data.Irecv(view, sender, data_tag), False)
         yield replied
 
     def _stream(self, reg: Region, chunk: int, slots: int, post: Any, outgoing: bool) -> Steps:
@@ -321,7 +356,12 @@ class Comm:
 
     def _bcast_steps(self, reg: Region, root: int) -> Steps:
         chunk, slots = _config.settings()["chunk_bytes"], _config.settings()["slots"]
-        yield from self._agree(_wire.header(_wire.BCAST, reg.count, reg.dtype, chunk, root, self.rank))
+        shared = self._window_for()
+        head = _wire.header(_wire.BCAST, reg.count, reg.dtype, chunk, shared is not None, root, self.rank)
+        yield from self._agree(head)
+        if shared is not None:
+            yield from shared.bcast(reg, root)
+            return
         comm = self._data
         yield from self._stream(reg, chunk, slots, lambda view: comm.Ibcast(view, root), self.rank == root)
 
@@ -362,10 +402,17 @@ class Comm:
 
     def _allreduce_steps(self, send: Region, recv: Region, op: str) -> Steps:
         chunk, slots = _config.settings()["chunk_bytes"], _config.settings()["slots"]
-        code, mpi_op = _OPS[op]
-        yield from self._agree(_wire.header(_wire.ALLREDUCE, send.count, send.dtype, chunk, code, self.rank))
+        code, mpi_op, ufunc = _OPS[op]
+        shared = self._window_for()
+        head = _wire.header(_wire.ALLREDUCE, send.count, send.dtype, chunk, shared is not None, code, self.rank)
+        yield from self._agree(head)
         per, chunks = chunking(send.count, send.dtype.itemsize, chunk)
         if not chunks:
+            return
+        if shared is not None:
+            # Host arrays for the reduced chunks, written to the device from there.
+            outs = self._slots(shared.slots, min(shared.chunk_of(send.dtype.itemsize), send.nbytes))
+            yield from shared.allreduce(send, recv, ufunc, outs)
             return
         size, dtype = send.dtype.itemsize, send.dtype
         comm = self._data
@@ -437,9 +484,14 @@ class Comm:
 
     def _allgather_steps(self, send: Region, recv: Region) -> Steps:
         chunk, slots = _config.settings()["chunk_bytes"], _config.settings()["slots"]
-        yield from self._agree(_wire.header(_wire.ALLGATHER, send.count, send.dtype, chunk, 0, self.rank))
+        shared = self._window_for()
+        head = _wire.header(_wire.ALLGATHER, send.count, send.dtype, chunk, shared is not None, 0, self.rank)
+        yield from self._agree(head)
         per, chunks = chunking(send.count, send.dtype.itemsize, chunk)
         if not chunks:
+            return
+        if shared is not None:
+            yield from shared.allgather(send, recv)
             return
         size, ranks, part = send.dtype.itemsize, self.size, send.nbytes
         comm = self._data

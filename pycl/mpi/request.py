@@ -1,8 +1,9 @@
 """Requests: the progress of ``pycl.mpi``'s operations.
 
 An operation is a generator of steps: each step yields what it waits for
-(an MPI request, a list of them, or a pycl ``Event``) and runs on when that
-has completed. A ``Request`` drives such generators. Waiting on any request
+(an MPI request, a list of them, a pycl ``Event``, or a function that says
+whether any of several things it waits for has happened) and runs on when
+that has completed. A ``Request`` drives such generators. Waiting on any request
 advances every operation in flight in the process, not only its own: the
 send half of one rank's exchange may be what its peer's receive waits for,
 and MPI makes no progress on a message nobody has posted yet.
@@ -18,7 +19,7 @@ from __future__ import annotations
 import builtins
 import time
 from collections.abc import Generator
-from typing import TYPE_CHECKING, Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from mpi4py import MPI
 
@@ -39,9 +40,9 @@ if TYPE_CHECKING:
         def mark_unusable(self, reason: str) -> None: ...
 
 
-__all__ = ["Request", "CommError", "CommTimeoutError", "Waitable", "Steps", "is_done", "ABANDONED"]
+__all__ = ["Request", "CommError", "CommTimeoutError", "Waitable", "Steps", "is_done", "fail_in_flight", "ABANDONED"]
 
-Waitable = Union[MPI.Request, list, Event, "Request", None]
+Waitable = Union[MPI.Request, list, Event, "Request", Callable[[], bool], None]
 Steps = Generator[Waitable, None, None]
 
 _COMPLETE = _constants.command_execution_status.COMPLETE
@@ -78,6 +79,8 @@ def is_done(waitable: Waitable) -> bool:
         return waitable.done
     if isinstance(waitable, list):
         return bool(MPI.Request.Testall(waitable))
+    if callable(waitable):
+        return bool(waitable())
     return bool(waitable.Test())
 
 
@@ -205,6 +208,15 @@ class Request:
     def __repr__(self) -> str:
         state = "failed" if self._error is not None else "complete" if not self._steps else "in flight"
         return "<pycl.mpi.Request %s, %s>" % (self._routine, state)
+
+
+def fail_in_flight(comm: Comm, reason: str) -> None:
+    """End every request of ``comm`` still in flight with ``CommError``
+    (``reason``): their device copies are waited for, so that the memory
+    they copy from or into may go."""
+    for request in list(_active):
+        if request._comm is comm:
+            request._fail(CommError("%s: %s" % (request._routine, reason)))
 
 
 def _advance_all() -> bool:
