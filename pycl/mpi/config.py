@@ -30,7 +30,7 @@ _settings: dict[str, Any] = {
 # a GPU's staged copy into shared memory only reaches the link's speed with
 # large copies, while on CPU devices the copy is a memcpy best kept within
 # the caches' reach, and the window is slots x chunk of every rank's memory.
-_SHARED_CHUNK_STAGED = 32 << 20
+_SHARED_CHUNK_STAGED = 64 << 20
 _SHARED_CHUNK_MAPPED = 4 << 20
 
 
@@ -70,7 +70,7 @@ def configure(
       ``Comm`` is made; an operation between ranks whose Comms differ
       raises ``LogicError`` on each.
     - ``shared_slots`` (default 4, at least 2) and ``shared_chunk_bytes``
-      (default 0: 32 MiB on devices that go through pinned slots, 4 MiB on
+      (default 0: 64 MiB on devices that go through pinned slots, 4 MiB on
       others; else at least 64): the slots of this rank's part of the window, each the size of
       a chunk; read when a ``Comm`` is made.
     """
