@@ -160,7 +160,7 @@ def _keep_gil_source(names: list[str]) -> str:
     return "\n".join(
         [
             "#include <string.h>",
-            "static inline int pycl_keeps_gil(const char *wrapper) { return %s; }" % test,
+            "static inline __attribute__((always_inline)) int pycl_keeps_gil(const char *wrapper) { return %s; }" % test,
             "#undef Py_BEGIN_ALLOW_THREADS",
             "#define Py_BEGIN_ALLOW_THREADS "
             "{ PyThreadState *_save = pycl_keeps_gil(__func__) ? NULL : PyEval_SaveThread();",
