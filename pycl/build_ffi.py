@@ -154,13 +154,16 @@ def _keep_gil_source(names: list[str]) -> str:
     """C for set_source, after cffi's includes and before its wrappers:
     ``Py_BEGIN_ALLOW_THREADS`` redefined to keep the GIL in the wrappers
     (``_cffi_f_<name>``) of ``names``; the compiler folds the comparison
-    of ``__func__`` away. Should cffi stop using these macros, every
+    of ``__func__`` away once the test is inlined, which it must be in
+    every wrapper (GCC 12 left it out of line in large wrappers, comparing
+    strings at every call). Should cffi stop using these macros, every
     wrapper releases the GIL again, as before."""
     test = " || ".join('!strcmp(wrapper, "_cffi_f_%s")' % name for name in names)
     return "\n".join(
         [
             "#include <string.h>",
-            "static inline __attribute__((always_inline)) int pycl_keeps_gil(const char *wrapper) { return %s; }" % test,
+            "static inline __attribute__((always_inline)) int pycl_keeps_gil(const char *wrapper)",
+            "{ return %s; }" % test,
             "#undef Py_BEGIN_ALLOW_THREADS",
             "#define Py_BEGIN_ALLOW_THREADS "
             "{ PyThreadState *_save = pycl_keeps_gil(__func__) ? NULL : PyEval_SaveThread();",
