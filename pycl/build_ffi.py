@@ -75,6 +75,7 @@ SOURCE_FILES: list[str] = [
     "loader.c",
     "errors.c",
     "runtime.c",
+    "callback.c",
     "memory.c",
     "svm.c",
     "pool.c",
@@ -87,19 +88,65 @@ SOURCE_FILES: list[str] = [
 
 # Python-side callbacks the shim's C functions can be handed.
 PYTHON_CALLBACKS = """
-extern "Python" void pycl_event_callback(cl_event, cl_int, void *);
+extern "Python" void pycl_event_callback(cl_int, void *);
 """
 
 # Shim functions whose CPython wrappers keep the GIL. cffi releases the GIL
 # around every call (Py_BEGIN_ALLOW_THREADS in each wrapper it generates),
-# which costs more than these calls do. A function belongs here only if it
-# never calls the driver (a driver may hold its locks while a callback thread
-# waits for the GIL: pycl_event_callback) and never blocks: it takes the
-# shim's own mutexes only, which no thread holds while it waits for the GIL.
+# which costs about as much as a short driver call. PyOpenCL keeps it for the
+# same kinds of calls.
+#
+# A call may keep the GIL only if it can never wait for something that a
+# Python thread must do first, since no Python thread runs meanwhile. What a
+# driver call can wait for is the driver's own locks, held by other threads
+# for as long as a driver call or a driver callback runs there:
+#
+# - the driver's callbacks never take the GIL: the one Python callback,
+#   pycl_event_callback, is relayed through the shim's own thread
+#   (cl_shim/src/callback.c), and the shim's C callbacks (SVM frees, staged
+#   copies' relays) run no Python;
+# - other threads' driver calls either keep the GIL themselves (so none runs
+#   while this one does) or released it, and a driver holds no lock of its
+#   own while it blocks (a blocking read waits for the device, which needs no
+#   Python).
+#
+# So the calls below qualify because each one returns without waiting for a
+# command to complete: none of them is a blocking transfer or map, a finish,
+# a wait, a build, or a release that can be a queue's or a context's last
+# (those may wait for the device, whose commands may wait for a user event
+# that a Python thread sets). Each kind, and why it is safe:
 KEEPS_GIL: list[str] = [
-    "pycl_pool_take",  # the hit path of a pool allocation (pool.c)
+    # The hit path of a pool allocation (pool.c): the shim's own mutexes only,
+    # which no thread holds while it waits for the GIL.
+    "pycl_pool_take",
     "pycl_pool_retake",
     "pycl_pool_settle",
+    # Memory objects made without host memory to copy, and references
+    # dropped: a driver defers the release of memory that queued commands
+    # still use (OpenCL's clReleaseMemObject). pycl_sub_buffer_release also
+    # takes memory.c's list lock, held only around list updates.
+    "pycl_buffer_new",
+    "pycl_buffer_create_sub",
+    "pycl_mem_retain",
+    "pycl_mem_release",
+    "pycl_sub_buffer_release",
+    "pycl_event_retain",
+    "pycl_event_release",
+    # An SVM allocation's destructor: enqueues its free or frees at once
+    # (clSVMFree does not wait for commands), under svm.c's lock, which no
+    # thread holds across a blocking call. (pycl_svm_alloc releases the GIL:
+    # it may drop the last reference to a queue.)
+    "pycl_svm_free",
+    # Enqueues that have no blocking form (no host memory): they return once
+    # the command is queued, whatever it waits for.
+    "pycl_enqueue_copy_buffer",
+    "pycl_enqueue_fill_buffer",
+    "pycl_buffer_rect_copy",
+    "pycl_enqueue_svm_memfill",
+    "pycl_enqueue_marker",
+    "pycl_enqueue_barrier",
+    "pycl_launch",
+    "pycl_launch_1d",
 ]
 
 
@@ -107,13 +154,16 @@ def _keep_gil_source(names: list[str]) -> str:
     """C for set_source, after cffi's includes and before its wrappers:
     ``Py_BEGIN_ALLOW_THREADS`` redefined to keep the GIL in the wrappers
     (``_cffi_f_<name>``) of ``names``; the compiler folds the comparison
-    of ``__func__`` away. Should cffi stop using these macros, every
+    of ``__func__`` away once the test is inlined, which it must be in
+    every wrapper (GCC 12 left it out of line in large wrappers, comparing
+    strings at every call). Should cffi stop using these macros, every
     wrapper releases the GIL again, as before."""
     test = " || ".join('!strcmp(wrapper, "_cffi_f_%s")' % name for name in names)
     return "\n".join(
         [
             "#include <string.h>",
-            "static inline int pycl_keeps_gil(const char *wrapper) { return %s; }" % test,
+            "static inline __attribute__((always_inline)) int pycl_keeps_gil(const char *wrapper)",
+            "{ return %s; }" % test,
             "#undef Py_BEGIN_ALLOW_THREADS",
             "#define Py_BEGIN_ALLOW_THREADS "
             "{ PyThreadState *_save = pycl_keeps_gil(__func__) ? NULL : PyEval_SaveThread();",

@@ -119,7 +119,7 @@ class Event(Handle):
         entry[1] = ffi.new_handle(entry)
         with _callbacks_lock:
             _pending_callbacks.add(entry[1])
-        status = lib.pycl_event_set_callback(handle, type, lib.pycl_event_callback, entry[1])
+        status = lib.pycl_event_set_relayed_callback(handle, type, lib.pycl_event_callback, entry[1])
         if status:
             with _callbacks_lock:
                 _pending_callbacks.discard(entry[1])
@@ -169,10 +169,12 @@ _callbacks_lock = threading.Lock()
 
 
 @ffi.def_extern()
-def pycl_event_callback(event: Any, status: int, user_data: Any) -> None:
-    # Called by the driver from its own thread, or (Oclgrind 21.10) from the
-    # thread whose enqueue, flush or set_callback completed the event: hand
-    # the callable over to a new thread and return at once.
+def pycl_event_callback(status: int, user_data: Any) -> None:
+    # Called on the shim's callback thread (cl_shim/src/callback.c), never on
+    # a driver's: the driver only queued the call there, so it holds none of
+    # its locks while this waits for the GIL. The callables run on threads of
+    # their own, so that one which blocks delays neither the callbacks queued
+    # behind it nor the others of its event.
     entry = ffi.from_handle(user_data)
     with _callbacks_lock:
         _pending_callbacks.discard(entry[1])

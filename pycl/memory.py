@@ -517,6 +517,11 @@ class Buffer(MemoryObject):
             raise TypeError("%s: buffers are sliced with a slice of bytes, not %s" % (routine, type(slc).__name__))
         if self._handle is None:
             self._live()  # raises: released
+        start, stop = slc.start, slc.stop
+        if type(start) is int and type(stop) is int and slc.step is None and 0 <= start < stop <= self._size:
+            # The common slice, as slc.indices would give it (that call alone
+            # cost 0.09 us on CPython 3.11, a tenth of the whole creation).
+            return self._sub_buffer(start, stop - start, self._flags & _SLICE_FLAGS, routine)
         start, stop, step = slc.indices(self._size)
         if step != 1:
             raise logic_error(routine, "a buffer slice must have step 1, got %r" % (slc.step,))

@@ -232,6 +232,48 @@ def test_sub_buffers(cq):
     np.testing.assert_array_equal(read_all(queue, region), model[2 * align : 2 * align + 8])
 
 
+def test_slices_as_python_slices_them(cq):
+    """Every slice shape, the common one (plain non-negative ints, no step)
+    and those slice.indices resolves, gives the bytes Python's slicing of
+    the model gives; the invalid ones raise the same errors either way."""
+    ctx, queue = cq
+    align = align_of(ctx)
+    size = 4 * align
+    model = np.random.default_rng(5).integers(0, 256, size, dtype=np.uint8)
+    buf = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=model)
+    shapes = [
+        slice(0, align),
+        slice(align, size),
+        slice(0, size),
+        slice(align, 10 * size),  # past the end: clamped, as Python does
+        slice(-align, None),
+        slice(None, align),
+        slice(align, -align),
+        slice(np.int64(align), np.int64(2 * align)),
+        slice(0, align, 1),
+    ]
+    for slc in shapes:
+        start, stop, _ = slc.indices(size)
+        if start % align:
+            with pytest.raises(cl.LogicError, match="mem_base_addr_align"):
+                buf[slc]
+            continue
+        sub = buf[slc]
+        assert (sub.offset, sub.size) == (start, stop - start), slc
+        np.testing.assert_array_equal(read_all(queue, sub), model[slc])
+        sub.release()
+    for slc, message in (
+        (slice(align, align), "empty"),
+        (slice(2 * align, align), "empty"),
+        (slice(0, align, 2), "step 1"),
+    ):
+        with pytest.raises(cl.LogicError, match=message):
+            buf[slc]
+    buf.release()
+    with pytest.raises(cl.LogicError, match="was released"):
+        buf[0:align]
+
+
 def test_nested_sub_buffers_resolve_to_the_root(cq):
     ctx, queue = cq
     align = align_of(ctx)

@@ -286,6 +286,78 @@ def test_callback_runs_on_its_own_thread_and_may_call_opencl(ctx_factory):
     np.testing.assert_array_equal(seen["data"], data)
 
 
+_BUSY_CALLBACKS_SCRIPT = """
+import threading, time
+import numpy as np
+import pycl as cl
+
+device = cl.get_platforms()[%d].get_devices()[%d]
+ctx = cl.Context([device])
+queue = cl.CommandQueue(ctx)
+prg = cl.Program(ctx, "__kernel void inc(__global int *a) { a[get_global_id(0)] += 1; }").build()
+inc = cl.Kernel(prg, "inc")
+data = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 64 * 4)
+cl.enqueue_fill_buffer(queue, data, np.int32(0), 0, 64 * 4)
+lock = threading.Lock()
+seen = []
+slow_done = threading.Event()
+
+def slow(status):  # long, in Python, and calling OpenCL
+    end = time.monotonic() + 1.0
+    while time.monotonic() < end:
+        cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 4096).release()
+        sum(range(1000))
+    slow_done.set()
+
+def quick(i):
+    def callback(status):
+        with lock:
+            seen.append(i)
+    return callback
+
+gate = cl.UserEvent(ctx)
+cl.enqueue_marker(queue, wait_for=[gate]).set_callback(cl.command_execution_status.COMPLETE, slow)
+gate.set_status(cl.command_execution_status.COMPLETE)
+launches = 0
+while launches < 100 or not slow_done.is_set():  # this thread keeps the GIL busy meanwhile
+    for _ in range(20):
+        buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 4096)
+        buf[0:1024].release()
+        buf.release()
+    event = inc(queue, (64,), None, data)
+    if launches < 200:
+        event.set_callback(cl.command_execution_status.COMPLETE, quick(launches))
+    launches += 1
+    queue.flush()  # Oclgrind (21.10) runs queued commands at a flush
+queue.finish()
+deadline = time.monotonic() + 60
+while len(seen) < min(launches, 200) and time.monotonic() < deadline:
+    time.sleep(0.01)
+assert sorted(seen) == list(range(min(launches, 200))), (len(seen), launches)
+out = np.empty(64, np.int32)
+cl.enqueue_copy(queue, out, data)
+assert (out == launches).all(), (out, launches)
+print("launches", launches)
+"""
+
+
+def test_busy_callbacks_never_stall_a_thread_that_creates_and_launches(device):
+    """Driver calls that keep the GIL (pycl/build_ffi.py, KEEPS_GIL) while
+    callbacks run Python for long, and call OpenCL, on other threads: no
+    deadlock, and every callback runs. In a child process, so that a
+    deadlock fails the test by its timeout instead of hanging the suite."""
+    import subprocess
+    import sys
+
+    platforms = cl.get_platforms()
+    platform = platforms.index(device.platform)
+    index = platforms[platform].get_devices().index(device)
+    script = _BUSY_CALLBACKS_SCRIPT % (platform, index)
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=240)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert int(run.stdout.split()[-1]) > 0
+
+
 @pytest.mark.parametrize("kind", ["command", "user"])
 def test_callback_on_an_event_already_complete(ctx_factory, kind):
     """The specification calls a callback set on an event that has already

@@ -118,6 +118,7 @@ static const struct pycl_dispatcher table = {
     .device_host_timer = pycl_device_host_timer,
     .device_and_host_timer = pycl_device_and_host_timer,
     .context_set_default_device_queue = pycl_context_set_default_device_queue,
+    .event_set_relayed_callback = pycl_event_set_relayed_callback,
 };
 
 const struct pycl_dispatcher *pycl_dispatcher(void)

@@ -22,7 +22,7 @@
  * CL_PLATFORM_NOT_FOUND_KHR before that. Handles from pycl (int_ptr) work at
  * once. */
 
-#define PYCL_DISPATCHER_VERSION 3
+#define PYCL_DISPATCHER_VERSION 4
 
 struct pycl_dispatcher {
     cl_uint version; /* PYCL_DISPATCHER_VERSION */
@@ -220,6 +220,9 @@ struct pycl_dispatcher {
     cl_int (*device_host_timer)(cl_device_id device, cl_ulong *host_timestamp);
     cl_int (*device_and_host_timer)(cl_device_id device, cl_ulong *device_timestamp, cl_ulong *host_timestamp);
     cl_int (*context_set_default_device_queue)(cl_context context, cl_device_id device, cl_command_queue queue);
+    /* program.h (version 4) */
+    cl_int (*event_set_relayed_callback)(cl_event event, cl_int status, void (*callback)(cl_int, void *),
+                                         void *user_data);
 };
 
 /* The shim's table (static, valid for the life of the process). */

@@ -2,7 +2,8 @@
  * of its own because the dispatcher (embed.h) only appends: OpenCL 1.2's
  * separate compilation and linking, programs of built-in kernels, unloading a
  * platform's compiler and partitioning a device; OpenCL 2.1's kernel clones,
- * sub-group queries, device timers and a context's default device queue.
+ * sub-group queries, device timers and a context's default device queue;
+ * event callbacks relayed to a thread of the shim's (callback.c).
  * Each dispatches through the object's vendor table and answers
  * PYCL_UNAVAILABLE where the platform is older than the function. */
 
@@ -21,3 +22,9 @@ cl_int pycl_kernel_get_sub_group_info(cl_kernel kernel, cl_device_id device, cl_
 cl_int pycl_device_host_timer(cl_device_id device, cl_ulong *host_timestamp);
 cl_int pycl_device_and_host_timer(cl_device_id device, cl_ulong *device_timestamp, cl_ulong *host_timestamp);
 cl_int pycl_context_set_default_device_queue(cl_context context, cl_device_id device, cl_command_queue queue);
+/* clSetEventCallback through the shim's relay (callback.c): callback(status,
+ * user_data) runs on the shim's one callback thread, in the order the driver
+ * called back, never on a driver's thread nor inside the call that completed
+ * the event. */
+cl_int pycl_event_set_relayed_callback(cl_event event, cl_int status, void (*callback)(cl_int, void *),
+                                       void *user_data);
