@@ -349,6 +349,8 @@ def test_busy_callbacks_never_stall_a_thread_that_creates_and_launches(device):
     import subprocess
     import sys
 
+    if device.platform.name == "Oclgrind":
+        pytest.skip("Oclgrind 21.10 crashes under concurrent OpenCL calls from several threads (docs/quirks.md)")
     platforms = cl.get_platforms()
     platform = platforms.index(device.platform)
     index = platforms[platform].get_devices().index(device)
