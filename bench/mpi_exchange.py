@@ -112,37 +112,30 @@ def ranks(args):
     clmpi.configure(**saved)
 
     host = np.empty(nbytes, np.uint8)
-    side = pyopencl_side(device.name, nbytes) if args.pyopencl else None
-    if side is not None:
-        pyopencl, pq, pbuf = side
 
-        def the_pyopencl_way():
+    def read_send_recv_write(library, q, b):
+        """The PyOpenCL way: read into a numpy array, mpi4py Send/Recv, write."""
+
+        def body():
             if rank == 0:
-                pyopencl.enqueue_copy(pq, host, pbuf)
+                library.enqueue_copy(q, host, b)
                 world.Send(host, 1)
             else:
                 world.Recv(host, 0)
-                pyopencl.enqueue_copy(pq, pbuf, host)
-            pq.finish()
+                library.enqueue_copy(q, b, host)
+            q.finish()
 
-        row(
-            "PyOpenCL: enqueue_copy, mpi4py Send/Recv, enqueue_copy", best_seconds(world, args.rounds, the_pyopencl_way)
-        )
+        return best_seconds(world, args.rounds, body)
+
+    side = pyopencl_side(device.name, nbytes) if args.pyopencl else None
+    if side is not None:
+        row("PyOpenCL: enqueue_copy, mpi4py Send/Recv, enqueue_copy", read_send_recv_write(*side))
     else:
         from pycl import staging
 
         saved_staging = staging.settings()
         staging.configure(device_types=0)
-
-        def unstaged():
-            if rank == 0:
-                cl.enqueue_copy(queue, host, buf)
-                world.Send(host, 1)
-            else:
-                world.Recv(host, 0)
-                cl.enqueue_copy(queue, buf, host)
-
-        row("PyOpenCL's way, by pycl unstaged (stand-in: no PyOpenCL)", best_seconds(world, args.rounds, unstaged))
+        row("PyOpenCL's way, by pycl unstaged (stand-in: no PyOpenCL)", read_send_recv_write(cl, queue, buf))
         staging.configure(device_types=saved_staging["device_types"])
 
     if rank == 0:
