@@ -141,7 +141,8 @@ class Window:
         """The bytes of node rank ``owner``'s part, as this process maps them."""
         part = self._parts.get(owner)
         if part is None:
-            memory, _ = self.win.Shared_query(owner)
+            # mpi4py's buffer type (its stubs declare no buffer protocol)
+            memory: Any = self.win.Shared_query(owner)[0]
             self._parts[owner] = part = np.frombuffer(memory, np.uint8)
         return part
 
