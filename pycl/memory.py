@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from pycl.errors import LogicError
     from pycl.platform import Device
 
-__all__ = ["MemoryObject", "Buffer", "register_mem_class", "class_of_handle"]
+__all__ = ["MemoryObject", "Buffer", "register_mem_class"]
 
 _mf = _constants.mem_flags
 _BUFFER = _constants.mem_object_type.BUFFER
@@ -88,7 +88,7 @@ _MODULE_FOR_TYPE = dict.fromkeys(
 _MODULE_FOR_TYPE[_mot.PIPE] = "pycl.pipe"
 
 
-def class_of_handle(raw: Any) -> type[MemoryObject]:
+def _class_of_handle(raw: Any) -> type[MemoryObject]:
     """The class for the ``cl_mem`` ``raw`` by its ``mem_object_type``:
     Buffer, Image or Pipe (MemoryObject for a type pycl does not know)."""
     mem_type = ffi.new("cl_mem_object_type *")
@@ -230,7 +230,7 @@ class MemoryObject(Handle):
         PyOpenCL, ``MemoryObject.from_int_ptr`` gives an object of the
         handle's own class (Buffer, Image, Pipe), which transfers take."""
         if cls is MemoryObject and type(int_ptr_value) is int and int_ptr_value:
-            cls = class_of_handle(ffi.cast("cl_mem", int_ptr_value))  # type: ignore[assignment]
+            cls = _class_of_handle(ffi.cast("cl_mem", int_ptr_value))  # type: ignore[assignment]
         return Handle.from_int_ptr.__func__(cls, int_ptr_value, retain)  # type: ignore[attr-defined]
 
     def _init_from_handle(self) -> None:
@@ -646,7 +646,7 @@ _create_sub, _release_sub = lib.pycl_buffer_create_sub, lib.pycl_sub_buffer_rele
 
 def _wrap_mem(raw: Any) -> MemoryObject:
     """An info query's cl_mem as a new pycl object (of its type's class)."""
-    return class_of_handle(raw).from_int_ptr(int(ffi.cast("intptr_t", raw)))
+    return MemoryObject.from_int_ptr(int(ffi.cast("intptr_t", raw)))
 
 
 register_mem_class(_BUFFER, Buffer, "buffer")
