@@ -6,6 +6,10 @@ where it has not, the UnavailableError naming what is missing."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import time
+
 import numpy as np
 import pytest
 
@@ -60,6 +64,59 @@ def test_sub_devices(device):
         device.create_sub_devices([_dpp.EQUALLY, -1])
     with pytest.raises(TypeError, match="properties must be a sequence of ints"):
         device.create_sub_devices(_dpp.EQUALLY)
+
+
+SUB_DEVICE_FIRST_CHILD = r"""
+import gc, sys, time
+import numpy as np
+import pycl as cl
+
+name, version, index = sys.argv[1], sys.argv[2], int(sys.argv[3])
+platform = [p for p in cl.get_platforms() if (p.name, p.version) == (name, version)][0]
+device = platform.get_devices()[index]
+size = 64 << 20
+for _ in range(5):
+    subs = device.create_sub_devices([cl.device_partition_property.EQUALLY, 1])
+    ctx = cl.Context([subs[-1]])
+    queue = cl.CommandQueue(ctx)
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, size)
+    cl.enqueue_fill_buffer(queue, buf, np.uint32(7), 0, size)  # still running below
+    del queue, buf, ctx, subs  # the sub-devices go before the driver frees the queue
+    gc.collect()
+    churn = [bytearray(b"\xff" * 2000) for _ in range(2000)]  # reuses freed memory
+    time.sleep(0.2)
+ctx = cl.Context([device])
+queue = cl.CommandQueue(ctx)
+buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 64)
+cl.enqueue_fill_buffer(queue, buf, np.uint32(5), 0, 64)
+out = np.zeros(16, np.uint32)
+cl.enqueue_copy(queue, out, buf)
+assert (out == 5).all(), out
+print("ok")
+"""
+
+
+def test_sub_device_released_while_its_queue_works(device):
+    """A sub-device released while a command on a queue of it still runs:
+    the queue the driver frees afterwards finds its device alive (PoCL 3.0
+    and 3.1 crash there without the context's hold, PyOpenCL included),
+    and the hold ends with the context. In a child, as a crash is the
+    failure."""
+    if not _partitions_equally(device):
+        pytest.skip("the device does not partition (partition_max_sub_devices %d)" % device.partition_max_sub_devices)
+    sub = device.create_sub_devices([_dpp.EQUALLY, 1])[-1]
+    alone = sub.reference_count
+    ctx = cl.Context([sub])
+    held = sub.reference_count
+    ctx.release()
+    deadline = time.monotonic() + 5
+    while sub.reference_count != alone and time.monotonic() < deadline:
+        time.sleep(0.005)  # the driver frees the context (and drops the hold) on its own thread
+    assert sub.reference_count == alone and held > alone
+    index = device.platform.get_devices().index(device)
+    args = [sys.executable, "-c", SUB_DEVICE_FIRST_CHILD, device.platform.name, device.platform.version, str(index)]
+    child = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    assert child.returncode == 0 and child.stdout.strip() == "ok", child.stdout + child.stderr
 
 
 def _has_2_1(device):

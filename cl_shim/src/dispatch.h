@@ -16,6 +16,9 @@ const struct pycl_icd_dispatch *pycl_table_of(const void *object);
 /* The table's effective version (after PYCL_FORCE_CL_VERSION), 0 if the
  * object comes from a vendor the shim did not load. */
 unsigned pycl_table_version(const struct pycl_icd_dispatch *table);
+/* The version the platform reports, uncapped: for the shim's own workarounds
+ * of driver defects, which PYCL_FORCE_CL_VERSION must not switch off. */
+unsigned pycl_table_real_version(const struct pycl_icd_dispatch *table);
 void pycl_set_unavailable(const char *format, ...);
 
 /* Makes a new mapping record hold its own references to the queue, the mapped

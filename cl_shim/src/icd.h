@@ -199,7 +199,7 @@ struct pycl_icd_dispatch {
                                                      void *, cl_int *);
     /* 147 */ cl_mem (*clCreateImageWithProperties)(cl_context, const cl_mem_properties *, cl_mem_flags,
                                                     const cl_image_format *, const cl_image_desc *, void *, cl_int *);
-    /* 148 */ void *clSetContextDestructorCallback;
+    /* 148 */ cl_int (*clSetContextDestructorCallback)(cl_context, void (*)(cl_context, void *), void *);
 };
 
 /* Every ICD object begins with a pointer to its vendor's table. */

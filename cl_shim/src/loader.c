@@ -366,6 +366,12 @@ unsigned pycl_table_version(const struct pycl_icd_dispatch *table)
     return p ? p->version : 0;
 }
 
+unsigned pycl_table_real_version(const struct pycl_icd_dispatch *table)
+{
+    const struct platform *p = platform_of_table(table);
+    return p ? p->real_version : 0;
+}
+
 cl_int pycl_dispatch_check(const void *object, unsigned need, const char *entry, const void *slot_value,
                            const struct pycl_icd_dispatch **table)
 {

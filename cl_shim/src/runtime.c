@@ -1,6 +1,8 @@
 /* Platforms, devices, contexts, queues, events, programs and kernels: each
  * entry point dispatches through the object's own vendor table. The version
  * argument of PYCL_DISPATCH is the OpenCL version that introduced the entry. */
+#include <stdlib.h>
+
 #include "dispatch.h"
 
 #define V10 PYCL_V(1, 0)
@@ -8,6 +10,7 @@
 #define V12 PYCL_V(1, 2)
 #define V20 PYCL_V(2, 0)
 #define V21 PYCL_V(2, 1)
+#define V30 PYCL_V(3, 0)
 
 cl_int pycl_platform_get_info(cl_platform_id platform, cl_platform_info param, size_t size, void *value,
                               size_t *size_ret)
@@ -36,12 +39,69 @@ void pycl_device_release(cl_device_id device)
     PYCL_DISPATCH_RELEASE(device, clReleaseDevice);
 }
 
+/* PoCL 3.0 and 3.1 (CPU) hold no reference to a sub-device from the queues
+ * made on it. A queue that the driver's thread frees (with the last event of
+ * it) after the last clReleaseDevice of its sub-device reads the freed device
+ * in clReleaseCommandQueue and crashes; PyOpenCL 2026.1.4 crashes the same way.
+ * So a context made on sub-devices holds a reference to each until the driver
+ * frees the context, which comes after every queue, program, memory object and
+ * event of it: through the context's destructor callback (OpenCL 3.0, used at
+ * the platform's real version). Where that cannot be set up, the context holds
+ * nothing more, as before. */
+struct held_devices {
+    const struct pycl_icd_dispatch *table;
+    cl_uint count;
+    cl_device_id devices[];
+};
+
+static void release_held(struct held_devices *held)
+{
+    for (cl_uint i = 0; i < held->count; i++)
+        held->table->clReleaseDevice(held->devices[i]);
+    free(held);
+}
+
+static void release_held_devices(cl_context context, void *user_data)
+{
+    (void)context;
+    release_held(user_data);
+}
+
+static void hold_sub_devices(cl_context context, cl_uint num_devices, const cl_device_id *devices)
+{
+    const struct pycl_icd_dispatch *t = pycl_table_of(context);
+    if (!t || pycl_table_real_version(t) < V30 || !t->clSetContextDestructorCallback || !t->clRetainDevice ||
+        !t->clReleaseDevice)
+        return;
+    struct held_devices *held = malloc(sizeof *held + num_devices * sizeof(cl_device_id));
+    if (!held)
+        return;
+    held->table = t;
+    held->count = 0;
+    for (cl_uint i = 0; i < num_devices; i++) {
+        cl_device_id parent = NULL;
+        if (t->clGetDeviceInfo(devices[i], CL_DEVICE_PARENT_DEVICE, sizeof parent, &parent, NULL) == CL_SUCCESS &&
+            parent && t->clRetainDevice(devices[i]) == CL_SUCCESS)
+            held->devices[held->count++] = devices[i];
+    }
+    if (!held->count || t->clSetContextDestructorCallback(context, release_held_devices, held) != CL_SUCCESS)
+        release_held(held);
+}
+
 cl_int pycl_context_create(const cl_context_properties *properties, cl_uint num_devices, const cl_device_id *devices,
                            cl_context *context)
 {
     if (!num_devices || !devices)
         return CL_INVALID_VALUE;
-    PYCL_DISPATCH_CREATE(context, devices[0], V10, clCreateContext, properties, num_devices, devices, NULL, NULL);
+    const struct pycl_icd_dispatch *t = pycl_table_of(devices[0]);
+    cl_int status =
+        pycl_dispatch_check(devices[0], V10, "clCreateContext", t ? (const void *)t->clCreateContext : NULL, &t);
+    if (status != CL_SUCCESS)
+        return status;
+    *context = t->clCreateContext(properties, num_devices, devices, NULL, NULL, &status);
+    if (status == CL_SUCCESS)
+        hold_sub_devices(*context, num_devices, devices);
+    return status;
 }
 
 cl_int pycl_context_create_from_type(cl_platform_id platform, const cl_context_properties *properties,
