@@ -229,9 +229,10 @@ class MemoryObject(Handle):
         """Wrap the ``cl_mem`` at ``int_ptr_value`` (see ``Handle``). As in
         PyOpenCL, ``MemoryObject.from_int_ptr`` gives an object of the
         handle's own class (Buffer, Image, Pipe), which transfers take."""
+        target: type[_M] = cls
         if cls is MemoryObject and type(int_ptr_value) is int and int_ptr_value:
-            cls = _class_of_handle(ffi.cast("cl_mem", int_ptr_value))  # type: ignore[assignment]
-        return Handle.from_int_ptr.__func__(cls, int_ptr_value, retain)  # type: ignore[attr-defined]
+            target = _class_of_handle(ffi.cast("cl_mem", int_ptr_value))  # type: ignore[assignment]
+        return super(MemoryObject, target).from_int_ptr(int_ptr_value, retain)
 
     def _init_from_handle(self) -> None:
         mi = _constants.mem_info
