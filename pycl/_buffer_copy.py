@@ -66,14 +66,24 @@ def _deprecated_alias(kwargs_value: Optional[Size], new_value: Size, old: str, n
 # {{{ buffer <-> host
 
 
-def fast_host_copy(queue: CommandQueue, buf: MemoryObject, host_obj: object, reading: bool) -> Optional[NannyEvent]:
+def fast_host_copy(
+    queue: CommandQueue,
+    buf: MemoryObject,
+    host_obj: object,
+    reading: bool,
+    offset: Any = 0,
+    wait_for: WaitList = None,
+    is_blocking: Any = True,
+) -> Optional[NannyEvent]:
     """``enqueue_copy(queue, buf, host_obj)`` (or the reverse when
-    ``reading``) with no keywords: the checks of the buffer-host route for
-    offset 0, blocking and no wait list, then the call. None where the
-    general route must decide (a released object, another context, a host
-    object that is not a C-contiguous writable-as-needed buffer, an empty or
-    too large transfer, host-access flags, a copy big enough to stage): the
-    route then checks everything again and explains."""
+    ``reading``) between a whole host object and ``buf`` from byte
+    ``offset``: the checks of the buffer-host route in one pass, then the
+    call. None where the general route must decide (a released object,
+    another context, an offset that is not a plain int, a host object that
+    is not a C-contiguous writable-as-needed buffer, an empty or too large
+    transfer, host-access flags, a copy big enough to stage): the route then
+    checks everything again and explains. A wait list is read last, as the
+    route reads it after every other check."""
     q = queue._handle
     mem = buf._handle
     if (
@@ -81,6 +91,8 @@ def fast_host_copy(queue: CommandQueue, buf: MemoryObject, host_obj: object, rea
         or mem is None
         or buf._ctx_ptr != queue._context._ptr
         or buf._flags & (NO_HOST_READ if reading else NO_HOST_WRITE)
+        or type(offset) is not int
+        or offset < 0
     ):
         return None
     if isinstance(host_obj, _ndarray) and host_obj.dtype.hasobject:
@@ -90,21 +102,24 @@ def fast_host_copy(queue: CommandQueue, buf: MemoryObject, host_obj: object, rea
     except (TypeError, ValueError, BufferError):
         return None
     n = len(host)
-    if not 0 < n <= buf._size or n >= _staging.threshold:
+    if not 0 < n <= buf._size - offset or n >= _staging.threshold:
         return None
     if _wards._pending:
         _wards.prune_completed_front()
+    count, events = (0, _NULL) if not wait_for else wait_list(wait_for, "enqueue_copy")
     cell, cell_int = out_cell()
     if reading:
-        status = _enqueue_read(q, mem, 1, 0, n, host, 0, _NULL, cell)
+        status = _enqueue_read(q, mem, 1 if is_blocking else 0, offset, n, host, count, events, cell)
         if status:
-            check(status, "clEnqueueReadBuffer", "src_offset 0, %d bytes" % n)
+            check(status, "clEnqueueReadBuffer", "src_offset %d, %d bytes" % (offset, n))
     else:
-        status = _enqueue_write(q, mem, 1, 0, n, host, 0, _NULL, cell)
+        status = _enqueue_write(q, mem, 1 if is_blocking else 0, offset, n, host, count, events, cell)
         if status:
-            check(status, "clEnqueueWriteBuffer", "dst_offset 0, %d bytes" % n)
+            check(status, "clEnqueueWriteBuffer", "dst_offset %d, %d bytes" % (offset, n))
     event = take_event(NannyEvent, cell, cell_int)
     event._ward = host_obj
+    if not is_blocking:
+        _wards.keep(event._handle, host)
     return event
 
 

@@ -382,17 +382,30 @@ class KernelArgs:
 
     def put_pairs(self, kernel: Any, pairs: Sequence[Any], routine: str) -> None:
         """``(index, arg, index, arg, ...)``: ``_set_arg_multi`` and
-        ``_set_arg_buf_multi``. The same live memory object again is skipped."""
+        ``_set_arg_buf_multi``. The same live memory object again is skipped
+        after a read of the cells, without the lock; a cell that changes is
+        written under it."""
         held, stable, formats, count = self.held, self.stable, self.formats, self.count
-        for i in range(0, len(pairs), 2):
-            index, arg = pairs[i], pairs[i + 1]
+        if len(pairs) & 1:
+            raise TypeError("%s: expected (index, value) pairs, got %d items" % (routine, len(pairs)))
+        items = iter(pairs)
+        for index in items:
+            arg = next(items)
             if type(index) is not int or not 0 <= index < count:
                 index = self.checked_index(index, routine)
-            if formats[index] is not None:
+            if formats[index] is not None or arg is not held[index] or not stable[index] or arg._handle is None:
+                self._put_locked(kernel, index, arg, routine)
+
+    def _put_locked(self, kernel: Any, index: int, arg: Any, routine: str) -> None:
+        lock = self.lock
+        lock.acquire()
+        try:
+            if self.formats[index] is not None:
                 # typed by put_packed (an earlier signature): any kind again
                 self._declare_one(index, None)
-            if arg is not held[index] or not stable[index] or arg._handle is None:
-                self.put(kernel, index, arg, routine)
+            self.put(kernel, index, arg, routine)
+        finally:
+            lock.release()
 
     def put_packed(self, kernel: Any, triples: Sequence[Any], routine: str) -> None:
         """``(index, format, value, ...)``, formats of ``struct`` as bytes:

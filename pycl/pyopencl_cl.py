@@ -30,6 +30,7 @@ from pycl import constants as _constants
 from pycl import image as _image
 from pycl import program as _program
 from pycl import svm as _svm
+from pycl._buffer_copy import fast_host_copy
 from pycl._info import InfoAttribute, NameVersion  # noqa: F401
 from pycl._lib import lib
 from pycl._testpool import _TestMemoryPool  # noqa: F401
@@ -219,17 +220,11 @@ class Kernel(_program.Kernel):
     def set_args(self, *args: Any) -> None:
         self._set_args(self, *args)
 
-    # The invoker's calls: they fill the argument cells, and the launch
-    # (enqueue_nd_range_kernel) sets what changed. acquire/release: see
-    # pycl.Kernel.__call__.
+    # The invoker's calls: they fill the argument cells (under the kernel's
+    # lock where a cell changes), and the launch (enqueue_nd_range_kernel)
+    # sets what changed. acquire/release: see pycl.Kernel.__call__.
     def _set_arg_multi(self, indices_and_args: Sequence[Any]) -> None:
-        cells = self._arg_cells or self._cells()
-        lock = cells.lock
-        lock.acquire()
-        try:
-            cells.put_pairs(self, indices_and_args, "Kernel.set_arg")
-        finally:
-            lock.release()
+        (self._arg_cells or self._cells()).put_pairs(self, indices_and_args, "Kernel.set_arg")
 
     _set_arg_buf_multi = _set_arg_multi
 
@@ -314,15 +309,20 @@ def _enqueue_wait_for_events(queue: CommandQueue, wait_for: Any = None) -> None:
     enqueue_barrier(queue, wait_for)
 
 
-# A buffer and a host object take their route at once (enqueue_copy's look-up
-# of it costs about a tenth of a small transfer); anything else is left to
-# enqueue_copy, which names what is wrong.
+# A buffer and a host object take enqueue_copy's one-pass shortcut (which
+# hands anything but a plain transfer back), else their route at once
+# (enqueue_copy's look-up of it costs about a tenth of a small transfer);
+# anything else is left to enqueue_copy, which names what is wrong.
 _read_route, _write_route = route("host", "buffer"), route("buffer", "host")
 
 
 def _enqueue_read_buffer(
     queue: CommandQueue, mem: Any, hostbuf: Any, src_offset: int = 0, wait_for: Any = None, is_blocking: bool = True
 ) -> Event:
+    if type(queue) is CommandQueue and getattr(mem, "_transfer_kind", None) == "buffer":
+        event = fast_host_copy(queue, mem, hostbuf, True, src_offset, wait_for, is_blocking)
+        if event is not None:
+            return event
     if transfer_kind(mem) == "buffer" and transfer_kind(hostbuf) == "host":
         return _read_route(queue, hostbuf, mem, src_offset=src_offset, wait_for=wait_for, is_blocking=is_blocking)
     return enqueue_copy(queue, hostbuf, mem, src_offset=src_offset, wait_for=wait_for, is_blocking=is_blocking)
@@ -331,6 +331,10 @@ def _enqueue_read_buffer(
 def _enqueue_write_buffer(
     queue: CommandQueue, mem: Any, hostbuf: Any, dst_offset: int = 0, wait_for: Any = None, is_blocking: bool = True
 ) -> Event:
+    if type(queue) is CommandQueue and getattr(mem, "_transfer_kind", None) == "buffer":
+        event = fast_host_copy(queue, mem, hostbuf, False, dst_offset, wait_for, is_blocking)
+        if event is not None:
+            return event
     if transfer_kind(mem) == "buffer" and transfer_kind(hostbuf) == "host":
         return _write_route(queue, mem, hostbuf, dst_offset=dst_offset, wait_for=wait_for, is_blocking=is_blocking)
     return enqueue_copy(queue, mem, hostbuf, dst_offset=dst_offset, wait_for=wait_for, is_blocking=is_blocking)

@@ -177,6 +177,91 @@ def test_private_enqueue_functions_reach_pycls_checks(cq):
         _cl._create_program_with_il(ctx, b"\x03\x02\x23\x07")
 
 
+@pytest.mark.parametrize("reading", [False, True], ids=["write", "read"])
+def test_private_buffer_transfers_take_offsets_waits_and_refusals_as_enqueue_copy(cq, reading):
+    """_enqueue_read_buffer and _enqueue_write_buffer (what pyopencl.array's
+    get and set call, with an offset, the array's events and is_blocking):
+    the bytes land where a bytes mirror says; a non-blocking one waits for
+    its wait list and keeps its host array; each refusal is enqueue_copy's
+    own error, word for word."""
+    from pycl import pyopencl_cl as _cl
+
+    ctx, queue = cq
+    size = 256
+    start = np.arange(size, dtype=np.uint8)
+    mirror = bytearray(start.tobytes())
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=start)
+    rng = np.random.default_rng(7)
+
+    def transfer(host, offset, **kwargs):
+        if reading:
+            return _cl._enqueue_read_buffer(queue, buf, host, offset, **kwargs)
+        return _cl._enqueue_write_buffer(queue, buf, host, offset, **kwargs)
+
+    for offset, count in [(0, 1), (0, size), (1, 7), (100, 156), (255, 1), (64, 64)]:
+        host = rng.integers(0, 256, count, dtype=np.uint8)
+        event = transfer(host, offset)
+        assert isinstance(event, cl.NannyEvent) and event.get_ward() is host
+        if reading:
+            assert host.tobytes() == bytes(mirror[offset : offset + count])
+        else:
+            mirror[offset : offset + count] = host.tobytes()
+    # a non-blocking one behind a user event: not before it, and its host
+    # array kept (the caller's reference is dropped at once)
+    gate = cl.UserEvent(ctx)
+    host = rng.integers(0, 256, 32, dtype=np.uint8)
+    expected = host.tobytes()
+    event = transfer(host, 16, wait_for=[gate], is_blocking=False)
+    if not reading:
+        mirror[16:48] = expected
+    del host
+    assert event.command_execution_status != cl.command_execution_status.COMPLETE
+    gate.set_status(cl.command_execution_status.COMPLETE)
+    event.wait()
+    if reading:
+        assert event.get_ward().tobytes() == bytes(mirror[16:48])
+    whole = np.zeros(size, np.uint8)
+    cl.enqueue_copy(queue, whole, buf)
+    assert whole.tobytes() == bytes(mirror)
+
+    def same_error(offset, host=None, wait_for=None, target=buf):
+        host = np.zeros(8, np.uint8) if host is None else host
+        errors = []
+        for call in (
+            lambda: (_cl._enqueue_read_buffer if reading else _cl._enqueue_write_buffer)(
+                queue, target, host, offset, wait_for
+            ),
+            lambda: (
+                cl.enqueue_copy(queue, host, target, src_offset=offset, wait_for=wait_for)
+                if reading
+                else cl.enqueue_copy(queue, target, host, dst_offset=offset, wait_for=wait_for)
+            ),
+        ):
+            with pytest.raises(Exception) as caught:
+                call()
+            errors.append((type(caught.value), str(caught.value)))
+        assert errors[0] == errors[1]
+
+    same_error(249)  # past the end by one byte
+    same_error(-1)
+    same_error(1.0)
+    same_error(0, wait_for=[1])
+    same_error(0, wait_for=[cl.UserEvent(ctx), "event"])
+    if reading:
+        same_error(0, host=np.zeros(8, np.uint8)[::2])  # not contiguous
+        read_only = np.zeros(8, np.uint8)
+        read_only.flags.writeable = False
+        same_error(0, host=read_only)
+    other = cl.Context([ctx.devices[0]])
+    same_error(0, target=cl.Buffer(other, cl.mem_flags.READ_WRITE, 64))
+    released = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 64)
+    released.release()
+    same_error(0, target=released)
+    # nothing above reached the buffer
+    cl.enqueue_copy(queue, whole, buf)
+    assert whole.tobytes() == bytes(mirror)
+
+
 @pytest.mark.skipif(not _REAL_WHEEL, reason="needs PYCL_PYOPENCL_WHEEL, a PyOpenCL 2026.1 wheel (any platform's)")
 @pytest.mark.skipif(sys.version_info < (3, 10), reason="PyOpenCL 2026.1's Python files need Python 3.10 or newer")
 def test_readme_array_example_runs(tmp_path, ctx_factory):
@@ -308,6 +393,32 @@ def test_an_argument_packed_after_a_buffer_is_no_longer_held(cq):
     out = np.zeros(4, np.int64)
     cl.enqueue_copy(queue, out, buf)
     assert out.tolist() == [5, 5, 5, 5]
+
+
+def test_set_arg_multi_skips_only_the_same_live_buffer(cq):
+    """_set_arg_multi, as the invoker calls it at every launch: the buffer
+    set before is skipped, a new one at that index reaches the kernel, a
+    released one is refused (at the launch where it was set before, at the
+    setting where it is given again), and a tuple that is not of
+    (index, value) pairs is a TypeError, with nothing set."""
+    ctx, queue = cq
+    knl = _invoker_kernel(cq, "__kernel void f(__global int *a, __global int *b) { a[0] = 5; b[0] = 6; }", "f")
+    bufs = [cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 4) for _ in range(4)]
+    for first, second in [(0, 1), (0, 1), (2, 1), (2, 3)]:
+        for buf in bufs:
+            cl.enqueue_fill_buffer(queue, buf, np.int32(0), 0, 4)
+        knl._set_arg_multi((0, bufs[first], 1, bufs[second]))
+        cl.enqueue_nd_range_kernel(queue, knl, (1,), None).wait()
+        got = [int(np.frombuffer(cl.enqueue_copy(queue, np.empty(4, np.uint8), b).get_ward(), np.int32)[0])
+               for b in bufs]  # fmt: skip
+        assert got == [5 if i == first else 6 if i == second else 0 for i in range(4)]
+    with pytest.raises(TypeError, match=r"\(index, value\) pairs, got 3 items"):
+        knl._set_arg_multi((0, bufs[0], 1))
+    bufs[3].release()  # the one set at index 1
+    with pytest.raises(cl.LogicError, match="kernel argument 1 .* was released"):
+        cl.enqueue_nd_range_kernel(queue, knl, (1,), None)
+    with pytest.raises(cl.LogicError, match="Kernel.set_arg failed: .* was released"):
+        knl._set_arg_multi((0, bufs[2], 1, bufs[3]))
 
 
 def test_clone_keeps_the_invoker(cq):
