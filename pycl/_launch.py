@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Optional, Union
 
 from pycl import constants as _constants
-from pycl._args import EVENT_TYPES, event_handles, sizes, wait_list
+from pycl._args import EVENT_TYPES, sizes, wait_list
 from pycl._handle import out_cell
 from pycl._kernel_args import WAIT_CELLS
 from pycl._lib import ffi, lib
@@ -91,23 +91,24 @@ def launch(
                 checked_sizes(global_size, local_size, global_offset, g_times_l, names)
                 _raise_released(args, held)
 
+    count = 0
     if not wait_for:
-        count, events = 0, _NULL
-    elif type(wait_for) is list and len(wait_for) == 1 and type(wait_for[0]) in EVENT_TYPES:
-        # the most common wait list, in the kernel's own cells (no allocation)
-        event = wait_for[0]._handle
-        if event is None:
-            event = wait_for[0]._live()
-        count, events = 1, args.wait_cells
-        events[0] = event
+        events = _NULL
+    elif (type(wait_for) is list or type(wait_for) is tuple) and len(wait_for) <= WAIT_CELLS:
+        # Live events (PyOpenCL's arrays pass the events of each array) go
+        # into the kernel's own cells, one by one: a slice assignment of a
+        # list of handles costs four times as much. Anything else: wait_list,
+        # which names what is wrong.
+        events = args.wait_cells
+        for waited in wait_for:
+            handle = waited._handle if type(waited) in EVENT_TYPES else None
+            if handle is None:
+                count, events = wait_list(wait_for, _ROUTINE)
+                break
+            events[count] = handle
+            count += 1
     else:
-        handles = event_handles(wait_for)
-        if handles is not None and len(handles) <= WAIT_CELLS:
-            # PyOpenCL's arrays pass the events of each array
-            count, events = len(handles), args.wait_cells
-            events[0:count] = handles
-        else:
-            count, events = wait_list(wait_for, _ROUTINE)
+        count, events = wait_list(wait_for, _ROUTINE)
 
     # The fast path: plain ints, no offset, no g_times_l, no empty ranges.
     # The size objects of the kernel's last fast launch, and what the shim

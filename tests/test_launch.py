@@ -429,20 +429,24 @@ def test_released_argument_is_refused(env, kind):
 
 
 def test_wait_lists_of_every_length(env):
-    """Wait lists from none to past the kernel's own cells (8), of every kind
-    of pycl event: the launch waits for each; a released event or an object
-    that is no event among them is refused by name."""
+    """Wait lists from none to past the kernel's own cells (WAIT_CELLS), of
+    every kind of pycl event, as lists and tuples: the launch waits for each;
+    a released event or an object that is no event among them is refused by
+    name."""
+    from pycl._kernel_args import WAIT_CELLS
+
     ctx, queue, program, buf, model = env
     knl = cl.Kernel(program, "k")
     knl.set_args(buf, np.float32(1.0), np.int32(N))
     host = np.zeros(4, np.float32)
     other = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 16)
-    for length in range(0, 11):
+    for length in [*range(0, 11), WAIT_CELLS, WAIT_CELLS + 1]:
         gates = [cl.UserEvent(ctx) for _ in range(length)]
         # the events of copies (NannyEvent) and of markers count as well
         waits = [*gates, cl.enqueue_copy(queue, other, host, is_blocking=False), cl.enqueue_marker(queue)][:length]
         gates = [g for g in gates if g in waits]
-        event = cl.enqueue_nd_range_kernel(queue, knl, (N,), None, wait_for=waits)
+        # lists, and tuples (the odd lengths)
+        event = cl.enqueue_nd_range_kernel(queue, knl, (N,), None, wait_for=tuple(waits) if length % 2 else waits)
         if gates:
             assert event.command_execution_status != cl.command_execution_status.COMPLETE
             for gate in gates:
@@ -454,10 +458,10 @@ def test_wait_lists_of_every_length(env):
     gone = cl.enqueue_marker(queue)
     gone.wait()
     gone.release()
-    for waits in ([done, gone], [done] * 9 + [gone]):
+    for waits in ([gone], (done, gone), [done] * 9 + [gone], [done] * WAIT_CELLS + [gone]):
         with pytest.raises(cl.LogicError, match="Event at 0x[0-9a-f]+ was released"):
             cl.enqueue_nd_range_kernel(queue, knl, (N,), None, wait_for=waits)
-    for waits in ([done, buf], [done] * 9 + [buf]):
+    for waits in ([done, buf], [done] * 9 + [buf], [done] * WAIT_CELLS + [buf]):
         with pytest.raises(TypeError, match="wait_for must be a sequence of pycl.Event"):
             cl.enqueue_nd_range_kernel(queue, knl, (N,), None, wait_for=waits)
         with pytest.raises(TypeError, match="wait_for must be a sequence of pycl.Event"):
