@@ -115,7 +115,6 @@ __all__ = [
     "properties_array",
     "host_access",
     "wait_list",
-    "event_handles",
     "EVENT_TYPES",
     "host_bytes",
     "PATTERN_SIZES",
@@ -427,34 +426,36 @@ def properties_array(properties: Optional[Iterable[Any]], ctype: str, routine: s
 EVENT_TYPES: set[type] = set()  # (learned: see above)
 
 
-def event_handles(wait_for: Any) -> Optional[list[Any]]:
-    """The handles of a ``wait_for`` list or tuple whose entries are all live
-    events of a class seen before, else None (``wait_list`` names what is
-    wrong; an iterator is left unread for it)."""
-    if type(wait_for) is not list and type(wait_for) is not tuple:
-        return None
-    handles = [e._handle if type(e) in EVENT_TYPES else None for e in wait_for]
-    return None if None in handles else handles
-
-
 def wait_list(wait_for: WaitList, routine: str) -> tuple[int, Any]:
     """``(count, cl_event array or NULL)`` for a ``wait_for`` argument."""
     if not wait_for:
         return 0, ffi.NULL
     if type(wait_for) is list and len(wait_for) == 1 and type(wait_for[0]) in EVENT_TYPES:
-        handle = wait_for[0]._handle  # the common case, without a list of handles
+        handle = wait_for[0]._handle  # the common case, in one step
         if handle is not None:
             return 1, ffi.new("cl_event *", handle)
-    handles = event_handles(wait_for)
-    if handles is None:
-        try:
-            # Only events: another handle's cl_* pointer would reach the
-            # driver as a cl_event. A released event is named.
-            handles = [_event_handle(e) for e in wait_for]
-        except TypeError:
-            handles = [None]
-        if None in handles:
-            raise TypeError("%s: wait_for must be a sequence of pycl.Event, got %r" % (routine, wait_for))
+    elif type(wait_for) is list or type(wait_for) is tuple:
+        # Live events of classes seen before, one by one into the array
+        # (a list of handles, made and converted, cost more)
+        count = len(wait_for)
+        events = ffi.new("cl_event[]", count)
+        index = 0
+        for waited in wait_for:
+            handle = waited._handle if type(waited) in EVENT_TYPES else None
+            if handle is None:
+                break
+            events[index] = handle
+            index += 1
+        else:
+            return count, events
+    try:
+        # Only events: another handle's cl_* pointer would reach the driver
+        # as a cl_event. A released event is named; an iterator is read once.
+        handles = [_event_handle(e) for e in wait_for]
+    except TypeError:
+        handles = [None]
+    if None in handles:
+        raise TypeError("%s: wait_for must be a sequence of pycl.Event, got %r" % (routine, wait_for))
     return len(handles), ffi.new("cl_event[]", handles)
 
 
