@@ -194,8 +194,8 @@ class KernelArgs:
 
     ``held[i]`` is the object argument ``i`` was last set from (kept alive:
     the cell may point into it, and kernels do not retain their arguments),
-    ``keep[i]`` the cdata that ``values[i]`` points into, ``kinds[i]`` its
-    ``PYCL_ARG_*`` mark (to set it again on a renewed kernel),
+    ``keep[i]`` the cdata that ``values[i]`` points into (or is: a handle),
+    ``kinds[i]`` its ``PYCL_ARG_*`` mark (to set it again on a renewed kernel),
     ``stable[i]`` whether setting the same live object again may be skipped
     (a memory object, sampler or SVM pointer, not bytes that may have
     changed). ``cells[i]`` is the typed cell of a declared scalar, if any.

@@ -60,6 +60,7 @@ _USE_OR_COPY = _mf.USE_HOST_PTR | _mf.COPY_HOST_PTR
 _COPY = _mf.COPY_HOST_PTR
 _READ_WRITE = _mf.READ_WRITE
 _MEM_ARG_SIZE = ffi.sizeof("cl_mem")  # a memory object's kernel argument: its handle
+_HANDLE = lib.PYCL_ARG_HANDLE
 ALLOCATION_FAILURES = (lib.CL_MEM_OBJECT_ALLOCATION_FAILURE, lib.CL_OUT_OF_RESOURCES, lib.CL_OUT_OF_HOST_MEMORY)
 
 _M = TypeVar("_M", bound="MemoryObject")
@@ -187,7 +188,7 @@ class MemoryObject(Handle):
     # _charged: the bytes counted in the collection budget (pycl.budget)
     # when this object was made, taken off again by an explicit release;
     # unset when accounting was off.
-    __slots__ = ("_size", "_flags", "_type", "_context", "_ctx_ptr", "_hostbuf", "_arg", "_transfer_kind", "_charged")
+    __slots__ = ("_size", "_flags", "_type", "_context", "_ctx_ptr", "_hostbuf", "_transfer_kind", "_charged")
     # The size in bytes. An Image holds None until its size is first asked
     # for (Image.size queries it); every path that reads _size directly has
     # a Buffer, or has filled it.
@@ -197,7 +198,6 @@ class MemoryObject(Handle):
     _context: Context
     _ctx_ptr: int
     _hostbuf: Any
-    _arg: Any  # the cl_mem * cdata that kernel arguments pass
     _transfer_kind: str
     _charged: int
     _ctype = "cl_mem"
@@ -214,7 +214,6 @@ class MemoryObject(Handle):
         self._ptr = int(ffi.cast("intptr_t", raw))
         self._handle = ffi.gc(raw, release)
         self._hostbuf = None
-        self._arg = None
 
     def _set_cache(self, size: Optional[int], flags: int, mem_type: int, context: Context) -> None:
         self._size = size  # type: ignore[assignment]  # None from Image: see _size
@@ -329,13 +328,11 @@ class MemoryObject(Handle):
 
     def _kernel_arg(self, routine: str) -> tuple[int, int, Any, Optional[int]]:
         """(mark, size, value, context address) for a kernel's argument cell
-        (pycl._kernel_args): the handle, in a box made once."""
-        if self._handle is None:
+        (pycl._kernel_args): the handle, which the cell holds itself."""
+        handle = self._handle
+        if handle is None:
             raise self._released_error(routine)
-        box = self._arg
-        if box is None:
-            box = self._arg = ffi.new("cl_mem *", self._handle)
-        return lib.PYCL_ARG_BYTES, _MEM_ARG_SIZE, box, self._ctx_ptr
+        return _HANDLE, _MEM_ARG_SIZE, handle, self._ctx_ptr
 
     def __repr__(self) -> str:
         if self._handle is None:
@@ -476,7 +473,6 @@ class Buffer(MemoryObject):
         self._parent = None
         self._root_ptr = ptr
         self._origin = 0
-        self._arg = None
         self._hostbuf = hostbuf if flags & _USE else None
         if staged_host is not None:
             self._flags = flags | _COPY  # as asked for
@@ -569,7 +565,6 @@ class Buffer(MemoryObject):
         # Released youngest-first among its siblings (an NVIDIA defect: memory.c).
         sub._handle = _gc(cell[0], _release_sub)
         sub._hostbuf = None
-        sub._arg = None
         sub._size = size
         sub._flags = sub_flags
         sub._context = root._context

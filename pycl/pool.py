@@ -127,7 +127,6 @@ class MemoryPool(BinnedPool):
         pooled._flags = self._flags
         pooled._context = self._context
         pooled._ctx_ptr = self._ctx_ptr
-        pooled._arg = None
         return pooled
 
     __call__ = allocate

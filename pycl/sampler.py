@@ -97,7 +97,7 @@ class Sampler(Handle):
     values, flat or as pairs; the trailing 0 is added). Lower-case
     ``sampler_info`` attributes; usable as a kernel argument."""
 
-    __slots__ = ("_context", "_arg")
+    __slots__ = ("_context",)
     _ctype = "cl_sampler"
     _retain = lib.pycl_sampler_retain
     _release = lib.pycl_sampler_release
@@ -105,7 +105,6 @@ class Sampler(Handle):
     _invalid_code = lib.CL_INVALID_SAMPLER
 
     _context: Context
-    _arg: Any  # the cl_sampler[1] cdata set_arg passes, made on first use
 
     # sampler_info attributes (answered by __getattr__); cl_bool values are
     # the ints 1 and 0, as in PyOpenCL.
@@ -208,12 +207,7 @@ class Sampler(Handle):
             check(status, "clCreateSamplerWithProperties", "properties %r" % (described,))
         self._ptr = cell_int[0]
         self._handle = _gc(cell[0], _release)
-        self._arg = None
         self._context = context
-
-    def _adopt(self, raw: Any) -> None:
-        Handle._adopt(self, raw)
-        self._arg = None
 
     def _init_from_handle(self) -> None:
         self._context = self.get_info(_constants.sampler_info.CONTEXT)
@@ -225,13 +219,11 @@ class Sampler(Handle):
 
     def _kernel_arg(self, routine: str) -> tuple[int, int, Any, Optional[int]]:
         """(mark, size, value, context address) for a kernel's argument cell
-        (pycl._kernel_args): the handle, in a box made once."""
-        if self._handle is None:
+        (pycl._kernel_args): the handle, which the cell holds itself."""
+        handle = self._handle
+        if handle is None:
             raise self._released_error(routine)
-        box = self._arg
-        if box is None:
-            box = self._arg = ffi.new("cl_sampler *", self._handle)
-        return lib.PYCL_ARG_BYTES, _SAMPLER_ARG_SIZE, box, self._context._ptr
+        return lib.PYCL_ARG_HANDLE, _SAMPLER_ARG_SIZE, handle, self._context._ptr
 
 
 _info.add_kind(

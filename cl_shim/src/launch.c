@@ -17,6 +17,9 @@ cl_int pycl_kernel_set_marked(cl_kernel kernel, struct pycl_kernel_args *args)
         case PYCL_ARG_SVM:
             status = pycl_kernel_set_arg_svm_pointer(kernel, i, args->values[i]);
             break;
+        case PYCL_ARG_HANDLE:
+            status = pycl_kernel_set_arg(kernel, i, args->sizes[i], &args->values[i]);
+            break;
         case PYCL_ARG_LOCAL:
             status = pycl_kernel_set_arg(kernel, i, args->sizes[i], NULL);
             break;

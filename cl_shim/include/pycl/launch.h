@@ -16,6 +16,9 @@
  * scalar of a declared dtype, which every kernel call writes anew, so Python
  * need not mark it each time */
 #define PYCL_ARG_EVERY_LAUNCH 4
+/* values[i] is an OpenCL object's handle (a cl_mem, cl_sampler): sizes[i]
+ * bytes at &values[i], so that the handle needs no box of its own */
+#define PYCL_ARG_HANDLE 5
 
 /* pycl_launch's answer for work sizes that pycl's checks refuse (an entry
  * above 2**63 - 1, or max_groups work-groups or more): nothing was set or
