@@ -94,6 +94,13 @@ def launch(
     count = 0
     if not wait_for:
         events = _NULL
+    elif type(wait_for) is list and len(wait_for) == 1 and type(wait_for[0]) in EVENT_TYPES:
+        # the most common wait list, in one step (0.03 us less than the loop)
+        event = wait_for[0]._handle
+        if event is None:
+            event = wait_for[0]._live()
+        count, events = 1, args.wait_cells
+        events[0] = event
     elif (type(wait_for) is list or type(wait_for) is tuple) and len(wait_for) <= WAIT_CELLS:
         # Live events (PyOpenCL's arrays pass the events of each array) go
         # into the kernel's own cells, one by one: a slice assignment of a
