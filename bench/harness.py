@@ -659,6 +659,51 @@ def table(title, columns, pairs, reports, notes):
 # }}}
 
 
+# {{{ the small-call tools (python_share.py, layer_calls.py)
+
+
+def small_call_parser(description):
+    """The options of a tool that times small calls side by side in one process."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--device", default="", help="as bench/run.py's --device")
+    parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--batch-ms", type=float, default=50.0)
+    parser.add_argument("--out", help="also write the table to this Markdown file")
+    return parser
+
+
+def small_call_header(title, device, args, script):
+    """The lines above a small-call tool's table: the device, the
+    interpreter, ``POCL_DEVICES`` (PoCL's device choice), the command."""
+    return [
+        "# %s, %s" % (title, device.name.strip()),
+        "",
+        "- %s, %s; Python %s %s; POCL_DEVICES=%s"
+        % (
+            device.platform.name.strip(),
+            device.platform.version.strip(),
+            _platform.python_implementation(),
+            _platform.python_version(),
+            os.environ.get("POCL_DEVICES", "(unset)"),
+        ),
+        "- command: python bench/%s %s" % (script, " ".join(sys.argv[1:])),
+        "- best of %d interleaved batches of about %g ms, us per call" % (args.repeats, args.batch_ms),
+        "",
+    ]
+
+
+def emit(text, out):
+    """Print a tool's Markdown, and write it to ``out`` if given."""
+    print(text)
+    if out:
+        os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+        with open(out, "w") as f:
+            f.write(text)
+
+
+# }}}
+
+
 # {{{ main
 
 

@@ -21,11 +21,6 @@ noisy there (docs/quirks.md): the driver's share becomes small and steady,
 and the Python of both sides shows.
 """
 
-import argparse
-import os
-import platform
-import sys
-
 import harness
 import numpy as np
 
@@ -122,12 +117,7 @@ def operations(s):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--device", default="", help="as bench/run.py's --device")
-    parser.add_argument("--repeats", type=int, default=7)
-    parser.add_argument("--batch-ms", type=float, default=50.0)
-    parser.add_argument("--out", help="also write the table to this Markdown file")
-    args = parser.parse_args()
+    args = harness.small_call_parser(__doc__.split("\n\n")[0]).parse_args()
 
     pycl, why = harness.load("pycl")
     if pycl is None:
@@ -144,20 +134,9 @@ def main():
     sides = {"pycl": (mine, operations(mine)), "PyOpenCL": (theirs, operations(theirs))}
     results = harness.measure(sides, args.repeats, args.batch_ms / 1000)
 
-    lines = [
-        "# PyOpenCL's _cl calls: pycl.pyopencl_cl against pyopencl._cl, %s" % device.name.strip(),
-        "",
-        "- %s, %s; Python %s %s; POCL_DEVICES=%s"
-        % (
-            device.platform.name.strip(),
-            device.platform.version.strip(),
-            platform.python_implementation(),
-            platform.python_version(),
-            os.environ.get("POCL_DEVICES", "(unset)"),
-        ),
-        "- command: python bench/layer_calls.py %s" % " ".join(sys.argv[1:]),
-        "- best of %d interleaved batches of about %g ms, us per call" % (args.repeats, args.batch_ms),
-        "",
+    lines = harness.small_call_header(
+        "PyOpenCL's _cl calls: pycl.pyopencl_cl against pyopencl._cl", device, args, "layer_calls.py"
+    ) + [
         "| call | pycl | PyOpenCL | pycl - PyOpenCL | pycl / PyOpenCL |",
         "|---|---|---|---|---|",
     ]
@@ -166,12 +145,7 @@ def main():
         cells = [name, "%.2f" % mine_us, "%.2f" % theirs_us, "%.2f" % (mine_us - theirs_us)]
         cells.append("%.2fx" % (mine_us / theirs_us))
         lines.append("| " + " | ".join(cells) + " |")
-    text = "\n".join(lines) + "\n"
-    print(text)
-    if args.out:
-        os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
-        with open(args.out, "w") as f:
-            f.write(text)
+    harness.emit("\n".join(lines) + "\n", args.out)
 
 
 def _us(entry):

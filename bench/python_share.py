@@ -24,9 +24,6 @@ Python between launches costs more than its own time (the driver's worker
 thread sleeps between launches that come slower, and the next one wakes it).
 """
 
-import argparse
-import os
-import platform
 import sys
 
 import harness
@@ -298,12 +295,7 @@ def _us(entry):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--device", default="", help="as bench/run.py's --device")
-    parser.add_argument("--repeats", type=int, default=7)
-    parser.add_argument("--batch-ms", type=float, default=50.0)
-    parser.add_argument("--out", help="also write the table to this Markdown file")
-    args = parser.parse_args()
+    args = harness.small_call_parser(__doc__.split("\n\n")[0]).parse_args()
 
     pycl, why = harness.load("pycl")
     if pycl is None:
@@ -323,19 +315,7 @@ def main():
             sides["PyOpenCL"] = (theirs, public_ops(theirs))
     results = harness.measure(sides, args.repeats, args.batch_ms / 1000)
 
-    lines = [
-        "# Where small operations spend their time, %s" % device.name.strip(),
-        "",
-        "- %s, %s; Python %s %s"
-        % (
-            device.platform.name.strip(),
-            device.platform.version.strip(),
-            platform.python_implementation(),
-            platform.python_version(),
-        ),
-        "- command: python bench/python_share.py %s" % " ".join(sys.argv[1:]),
-        "- best of %d interleaved batches of about %g ms, us per call" % (args.repeats, args.batch_ms),
-        "",
+    lines = harness.small_call_header("Where small operations spend their time", device, args, "python_share.py") + [
         "| operation | pycl | shim bare | PyOpenCL | pycl - bare | pycl / PyOpenCL | bare / PyOpenCL |",
         "|---|---|---|---|---|---|---|",
     ]
@@ -357,12 +337,7 @@ def main():
             "A bare launch (the enqueue row's shim call) takes %.2f us; after 1 us of busy Python, %.2f us: each "
             "microsecond of Python between launches costs %.1f us in all." % (bare, after, after - bare),
         ]
-    text = "\n".join(lines) + "\n"
-    print(text)
-    if args.out:
-        os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
-        with open(args.out, "w") as f:
-            f.write(text)
+    harness.emit("\n".join(lines) + "\n", args.out)
 
 
 if __name__ == "__main__":
