@@ -107,7 +107,7 @@ def fast_host_copy(
     if _wards._pending:
         _wards.prune_completed_front()
     count, events = (0, _NULL) if not wait_for else wait_list(wait_for, "enqueue_copy")
-    cell, cell_int = out_cell()
+    cell = out_cell()[0]
     if reading:
         status = _enqueue_read(q, mem, 1 if is_blocking else 0, offset, n, host, count, events, cell)
         if status:
@@ -117,7 +117,7 @@ def fast_host_copy(
         if status:
             check(status, "clEnqueueWriteBuffer", "dst_offset %d, %d bytes" % (offset, n))
     # nanny(), inlined: its call cost 0.13 us here (CPython 3.11, 2026-11-27)
-    event = take_event(NannyEvent, cell, cell_int)
+    event = take_event(NannyEvent, cell)
     event._ward = host_obj
     if not is_blocking:
         _wards.keep(event._handle, host)
@@ -186,7 +186,7 @@ def _host_route(reading: bool) -> Route:
         count, events = wait_list(wait_for, routine)
         if n == 0:
             return nanny_marker(q, count, events, host_obj)
-        out, out_int = out_cell()
+        out = out_cell()[0]
         if n >= _staging.threshold and is_blocking:
             stager = _staging.stager(queue, host_obj)
             if stager is not None:
@@ -196,11 +196,11 @@ def _host_route(reading: bool) -> Route:
                     status = lib.pycl_staged_write(stager, q, mem, offset, host, n, 1, count, events, out)
                 if status:
                     check(status, routine_c, "staged: %s %d, %d bytes" % (offset_name, offset, n))
-                return nanny(out, out_int, host_obj, host, True)
+                return nanny(out, host_obj, host, True)
         status = enqueue(q, mem, 1 if is_blocking else 0, offset, n, host, count, events, out)
         if status:
             check(status, routine_c, "%s %d, %d bytes" % (offset_name, offset, n))
-        return nanny(out, out_int, host_obj, host, is_blocking)
+        return nanny(out, host_obj, host, is_blocking)
 
     return host_copy
 
@@ -258,10 +258,10 @@ def copy_buffer(
     count, events = wait_list(wait_for, routine)
     if n == 0:
         return marker(q, count, events, Event)
-    out, out_int = out_cell()
+    out = out_cell()[0]
     status = lib.pycl_enqueue_copy_buffer(q, src_mem, dst_mem, src_offset, dst_offset, n, count, events, out)
     return enqueued(
-        status, out, out_int, "clEnqueueCopyBuffer", "src_offset %d, dst_offset %d, %d bytes", src_offset, dst_offset, n
+        status, out, "clEnqueueCopyBuffer", "src_offset %d, dst_offset %d, %d bytes", src_offset, dst_offset, n
     )
 
 

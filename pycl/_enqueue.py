@@ -44,16 +44,15 @@ __all__ = [
 # {{{ events of enqueued commands
 
 
-def enqueued(status: int, out: Any, out_int: Any, routine: str, detail: str = "", *detail_args: Any) -> Event:
-    """The Event a call left in ``out_cell()`` (``out``, ``out_int``), or
+def enqueued(status: int, out: Any, routine: str, detail: str = "", *detail_args: Any) -> Event:
+    """The Event a call left in ``out`` (``out_cell()[0]``), or
     the error of ``status`` from ``routine``. ``detail % detail_args`` says
     what was asked; it is formatted only for an error."""
     if status:
         check(status, routine, detail % detail_args if detail_args else detail)
-    # take_event(Event, out, out_int), inlined: the epilogue stands in for
+    # take_event(Event, out), inlined: the epilogue stands in for
     # that call on every enqueue and must cost no more than it did.
     event = _new_object(Event)
-    event._ptr = out_int[0]
     event._handle = _gc(out[0], _release_event)
     return event
 
@@ -65,9 +64,9 @@ def marker(q: Any, count: int, events: Any, cls: type[_E]) -> _E:
     """A marker on queue handle ``q`` after the ``count`` ``events``: what a
     transfer of zero bytes enqueues, as an event of the class the transfer
     would have returned."""
-    out, out_int = out_cell()
+    out = out_cell()[0]
     check(lib.pycl_enqueue_marker(q, count, events, out), "clEnqueueMarkerWithWaitList")
-    return take_event(cls, out, out_int)
+    return take_event(cls, out)
 
 
 def nanny_marker(q: Any, count: int, events: Any, host_obj: object) -> NannyEvent:
@@ -77,11 +76,11 @@ def nanny_marker(q: Any, count: int, events: Any, host_obj: object) -> NannyEven
     return event
 
 
-def nanny(out: Any, out_int: Any, host_obj: object, host: Any, is_blocking: bool) -> NannyEvent:
+def nanny(out: Any, host_obj: object, host: Any, is_blocking: bool) -> NannyEvent:
     """The NannyEvent of a host transfer (its event in ``out_cell()``); a
     non-blocking one keeps the host object (and its buffer export ``host``)
     until it completes."""
-    event = take_event(NannyEvent, out, out_int)
+    event = take_event(NannyEvent, out)
     event._ward = host_obj
     if not is_blocking:
         _wards.keep(event._handle, host)

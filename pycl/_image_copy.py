@@ -222,7 +222,7 @@ def _image_host(
     if 0 in region:
         return nanny_marker(q, count, events, host_obj)
     row, slice_ = _host_pitches(image, region, pitches, len(host), host_obj, host_name, routine)
-    out, out_int = out_cell()
+    out = out_cell()[0]
     ox, oy, oz = origin
     rx, ry, rz = region
     row_bytes = rx * image._element
@@ -245,7 +245,7 @@ def _image_host(
             "clEnqueueReadImage" if reading else "clEnqueueWriteImage",
             "origin %r, region %r, pitches (%d, %d)" % (origin, region, row, slice_),
         )
-    return nanny(out, out_int, host_obj, host, is_blocking)
+    return nanny(out, host_obj, host, is_blocking)
 
 
 def _image_host_route(reading: bool) -> Route:
@@ -310,7 +310,7 @@ def _image_host_route(reading: bool) -> Route:
                         slice_ = row
                     else:
                         slice_ = row * ry
-                    out, out_int = out_cell()
+                    out = out_cell()[0]
                     status = _image_region(
                         q,
                         mem,
@@ -337,7 +337,6 @@ def _image_host_route(reading: bool) -> Route:
                         )
                     # nanny(), inlined: the epilogue of every such call.
                     event = _new_object(NannyEvent)
-                    event._ptr = out_int[0]
                     event._handle = _gc(out[0], _release_event)
                     event._ward = host_obj
                     if not is_blocking:
@@ -432,7 +431,7 @@ def _copy_buffer_image(
     count, events = wait_list(wait_for, routine)
     if 0 in region:
         return marker(q, count, events, Event)
-    out, out_int = out_cell()
+    out = out_cell()[0]
     ox, oy, oz = origin
     rx, ry, rz = region
     if into_image:
@@ -440,7 +439,6 @@ def _copy_buffer_image(
         return enqueued(
             status,
             out,
-            out_int,
             "clEnqueueCopyBufferToImage",
             "offset %d, origin %r, region %r",
             offset,
@@ -449,7 +447,7 @@ def _copy_buffer_image(
         )
     status = lib.pycl_buffer_image_copy(q, dst_mem, src_mem, 0, offset, ox, oy, oz, rx, ry, rz, count, events, out)
     return enqueued(
-        status, out, out_int, "clEnqueueCopyImageToBuffer", "origin %r, region %r, offset %d", origin, region, offset
+        status, out, "clEnqueueCopyImageToBuffer", "origin %r, region %r, offset %d", origin, region, offset
     )
 
 
@@ -493,7 +491,7 @@ def _copy_image(
     count, events = wait_list(wait_for, routine)
     if 0 in region:
         return marker(q, count, events, Event)
-    out, out_int = out_cell()
+    out = out_cell()[0]
     sx, sy, sz = src_origin
     dx, dy, dz = dest_origin
     rx, ry, rz = region
@@ -501,7 +499,6 @@ def _copy_image(
     return enqueued(
         status,
         out,
-        out_int,
         "clEnqueueCopyImage",
         "src_origin %r, dest_origin %r, region %r",
         src_origin,

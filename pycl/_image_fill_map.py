@@ -142,11 +142,11 @@ def enqueue_fill_image(
                 data = None
             if data is not None and len(data) == 16:
                 ox, oy, oz, rx, ry, rz = box
-                out, out_int = out_cell()
+                out = out_cell()[0]
                 status = _fill(q, handle, data, ox, oy, oz, rx, ry, rz, 0, _NULL, out)
                 if status:
                     check(status, "clEnqueueFillImage", "origin %r, region %r" % ((ox, oy, oz), (rx, ry, rz)))
-                return take_event(Event, out, out_int)
+                return take_event(Event, out)
     return _fill_checked(queue, mem, color, origin, region, wait_for)
 
 
@@ -203,11 +203,11 @@ def _fill_checked(
     count, events = wait_list(wait_for, routine)
     if 0 in region:
         return marker(q, count, events, Event)
-    out, out_int = out_cell()
+    out = out_cell()[0]
     ox, oy, oz = origin
     rx, ry, rz = region
     status = _fill(q, handle, data, ox, oy, oz, rx, ry, rz, count, events, out)
-    return enqueued(status, out, out_int, "clEnqueueFillImage", "origin %r, region %r", origin, region)
+    return enqueued(status, out, "clEnqueueFillImage", "origin %r, region %r", origin, region)
 
 
 _IMAGE1D_BUFFER = _mot.IMAGE1D_BUFFER

@@ -227,7 +227,6 @@ class KernelArgs:
         "built_for",
         "last_sizes",
         "event_cell",
-        "event_int",
         "wait_cells",
         "lock",
     )
@@ -261,9 +260,7 @@ class KernelArgs:
         # the work sizes of the last fast launch, (global, local), and what
         # the shim took of them, (dims, g0, g1, g2, l0, l1, l2): pycl._launch
         self.last_sizes: tuple[Any, ...] = (_UNSET, _UNSET)
-        # the event of a launch, as cl_event and as an int (Event._ptr)
-        self.event_cell = ffi.addressof(self.struct, "event")
-        self.event_int = ffi.cast("intptr_t *", self.event_cell)
+        self.event_cell = ffi.addressof(self.struct, "event")  # the event of a launch
         self.wait_cells = ffi.new("cl_event[]", WAIT_CELLS)  # a launch's short wait lists (pycl._launch)
 
     def declare(self, dtypes: Iterable[DTypeLike], routine: str) -> None:

@@ -160,7 +160,7 @@ def _host_rect(
         ("host_origin", "host_pitches", "the host array", host_obj),
         routine,
     )
-    out, out_int = out_cell()
+    out = out_cell()[0]
     bx, by, bz = buffer_origin
     hx, hy, hz = host_origin
     rx, ry, rz = region
@@ -203,7 +203,7 @@ def _host_rect(
             "clEnqueueReadBufferRect" if reading else "clEnqueueWriteBufferRect",
             "buffer_origin %r, host_origin %r, region %r" % (buffer_origin, host_origin, region),
         )
-    return nanny(out, out_int, host_obj, host, is_blocking)
+    return nanny(out, host_obj, host, is_blocking)
 
 
 def _host_rect_route(reading: bool) -> Route:
@@ -313,7 +313,7 @@ def _host_rect_route(reading: bool) -> Route:
                     and hx + (hy + ry - 1) * h_row + (hz + rz - 1) * h_slice + rx <= len(host)
                     and not (is_blocking and rx * ry * rz >= _staging.threshold)
                 ):
-                    out, out_int = out_cell()
+                    out = out_cell()[0]
                     status = _host_rect_call(
                         q,
                         mem,
@@ -345,7 +345,6 @@ def _host_rect_route(reading: bool) -> Route:
                         )
                     # nanny(), inlined: the epilogue of every such call.
                     event = _new_object(NannyEvent)
-                    event._ptr = out_int[0]
                     event._handle = _gc(out[0], _release_event)
                     event._ward = host_obj
                     if not is_blocking:
@@ -439,7 +438,7 @@ def copy_buffer_rect(
                 % (src_origin, dst_origin),
                 lib.CL_MEM_COPY_OVERLAP,
             )
-    out, out_int = out_cell()
+    out = out_cell()[0]
     sx, sy, sz = src_origin
     dx, dy, dz = dst_origin
     rx, ry, rz = region
@@ -461,7 +460,6 @@ def copy_buffer_rect(
     return enqueued(
         status,
         out,
-        out_int,
         "clEnqueueCopyBufferRect",
         "src_origin %r, dst_origin %r, region %r",
         src_origin,

@@ -261,9 +261,9 @@ class SVMAllocation(SVMPointer, Handle):
             q = in_order_queue(queue, self._context, routine, in_order=False)
         self._check_unmapped(record, routine)
         count, events = wait_list(wait_for, routine)
-        out, out_int = out_cell()
+        out = out_cell()[0]
         status = lib.pycl_svm_enqueue_release(record, q, count, events, out)
-        event = enqueued(status, out, out_int, "clEnqueueSVMFree")
+        event = enqueued(status, out, "clEnqueueSVMFree")
         self._handle = None
         ffi.release(record)
         if _budget.enabled:

@@ -105,10 +105,10 @@ def _enqueue_svm_memcpy(
     count, events = wait_list(wait_for, routine)
     if n == 0:
         return marker(q, count, events, Event) if host_obj is None else nanny_marker(q, count, events, host_obj)
-    out, out_int = out_cell()
+    out = out_cell()[0]
     if host_obj is None:
         status = lib.pycl_enqueue_svm_memcpy(q, 1 if is_blocking else 0, dst, src_ptr, n, count, events, out)
-        return enqueued(status, out, out_int, "clEnqueueSVMMemcpy", "%d bytes", n)
+        return enqueued(status, out, "clEnqueueSVMMemcpy", "%d bytes", n)
     host = dst if dst_host is not None else src_ptr
     if n >= _staging.threshold and is_blocking:
         # Through pinned slots, as a buffer's host copies (pycl.staging).
@@ -120,11 +120,11 @@ def _enqueue_svm_memcpy(
                 status = lib.pycl_staged_svm_write(stager, q, dst, src_ptr, n, count, events, out)
             if status:
                 check(status, "clEnqueueSVMMemcpy", "staged: %d bytes" % n)
-            return nanny(out, out_int, host_obj, host, True)
+            return nanny(out, host_obj, host, True)
     status = lib.pycl_enqueue_svm_memcpy(q, 1 if is_blocking else 0, dst, src_ptr, n, count, events, out)
     if status:
         check(status, "clEnqueueSVMMemcpy", "%d bytes" % n)
-    return nanny(out, out_int, host_obj, host, is_blocking)
+    return nanny(out, host_obj, host, is_blocking)
 
 
 _COPY_KEYWORDS = ("byte_count", "is_blocking", "wait_for", "src_offset", "dst_offset")
@@ -179,9 +179,9 @@ def _memfill(
     count, events = wait_list(wait_for, routine)
     if n == 0:
         return marker(q, count, events, Event)
-    out, out_int = out_cell()
+    out = out_cell()[0]
     status = lib.pycl_enqueue_svm_memfill(q, ffi.cast("void *", ptr), data, p, n, count, events, out)
-    return enqueued(status, out, out_int, "clEnqueueSVMMemFill", "pattern of %d bytes, %d bytes", p, n)
+    return enqueued(status, out, "clEnqueueSVMMemFill", "pattern of %d bytes, %d bytes", p, n)
 
 
 def _fill_route(
@@ -223,7 +223,7 @@ def enqueue_svm_migratemem(
         pointers.append(ffi.cast("void *", ptr))
         sizes.append(size or 0)
     count, events = wait_list(wait_for, routine)
-    out, out_int = out_cell()
+    out = out_cell()[0]
     status = lib.pycl_enqueue_svm_migrate(
         q,
         len(pointers),
@@ -234,7 +234,7 @@ def enqueue_svm_migratemem(
         events,
         out,
     )
-    return enqueued(status, out, out_int, "clEnqueueSVMMigrateMem")
+    return enqueued(status, out, "clEnqueueSVMMigrateMem")
 
 
 enqueue_svm_migrate_mem = enqueue_svm_migratemem

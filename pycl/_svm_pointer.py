@@ -168,12 +168,12 @@ class SVMPointer:
             owner = alloc._live()
         check_map_survives(queue, routine)
         count, events = wait_list(wait_for, routine)
-        out, out_int = out_cell()
+        out = out_cell()[0]
         mapping = _new(_MAPPING_OUT)
         status = _svm_map(
             q, 1 if is_blocking else 0, flags, owner, ffi.cast("void *", ptr), size, count, events, out, mapping
         )
-        event = enqueued(status, out, out_int, "clEnqueueSVMMap", "%d bytes at 0x%x", size, ptr)
+        event = enqueued(status, out, "clEnqueueSVMMap", "%d bytes at 0x%x", size, ptr)
         return _gc(mapping[0], _svm_mapping_free), event
 
     def as_buffer(self, ctx: Context, *, flags: Optional[int] = None, size: Optional[Size] = None) -> Buffer:
@@ -235,9 +235,9 @@ class SVMMap:
     def release(self, queue: Optional[CommandQueue] = None, wait_for: WaitList = None) -> Event:
         """Enqueue the unmap on ``queue`` (default: the map's) after
         ``wait_for``; returns its Event."""
-        out, out_int = out_cell()
+        out = out_cell()[0]
         self._unmap(queue, wait_for, out)
-        return take_event(Event, out, out_int)
+        return take_event(Event, out)
 
     def _unmap(self, queue: Optional[CommandQueue], wait_for: WaitList, out: Any) -> None:
         routine = "SVMMap.release"

@@ -108,7 +108,7 @@ def enqueue_copy_between(
             events.append(marker._live())
         stager = _staging.between_stager(src_queue)
         src_side, dst_side = (ffi.NULL, ffi.NULL) if is_blocking else _staging.copy_queues(src_queue, dst_queue)
-        out, out_int = out_cell()
+        out = out_cell()[0]
         status = lib.pycl_staged_copy_between(
             stager,
             src_q,
@@ -130,7 +130,6 @@ def enqueue_copy_between(
         event = enqueued(
             status,
             out,
-            out_int,
             "pycl_staged_copy_between",
             "src_offset %d, dst_offset %d, %d bytes",
             src_offset,

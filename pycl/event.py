@@ -36,10 +36,10 @@ __all__ = [
 ]
 
 
-def take_event(cls: type[_E], cell: Any, cell_int: Any) -> _E:
-    """A new ``cls`` (Event or a subclass) owning the event in ``out_cell()``."""
+def take_event(cls: type[_E], cell: Any) -> _E:
+    """A new ``cls`` (Event or a subclass) owning the event in ``cell``
+    (``out_cell()[0]``)."""
     event = _new_object(cls)
-    event._ptr = cell_int[0]
     event._handle = _gc(cell[0], _release_event)
     return event
 
@@ -75,12 +75,32 @@ class _Profile:
 class Event(Handle):
     """An OpenCL event."""
 
-    __slots__ = ()
+    # Every enqueue makes an Event, and its address is read only by ==,
+    # hash, repr and int_ptr: so it is worked out from the handle when asked
+    # for, and kept only at release. Storing it at each enqueue cost 0.05 to
+    # 0.1 us of a 1.7 us launch (CPython 3.11, 2026-11-27).
+    __slots__ = ("_released_ptr",)
+    _released_ptr: int
     _ctype = "cl_event"
     _retain = lib.pycl_event_retain
     _release = lib.pycl_event_release
     _info_kind = "event"
     _invalid_code = lib.CL_INVALID_EVENT
+
+    @property
+    def _ptr(self) -> int:  # type: ignore[override]  # Handle's slot, read-only here
+        handle = self._handle
+        if handle is None:
+            return self._released_ptr
+        return int(ffi.cast("intptr_t", handle))
+
+    def _adopt(self, raw: Any) -> None:
+        self._handle = ffi.gc(raw, self._release)
+
+    def release(self) -> None:
+        if self._handle is not None:
+            self._released_ptr = self._ptr
+        Handle.release(self)
 
     def wait(self) -> None:
         """Block until the command completes (releasing the GIL meanwhile)."""
@@ -228,21 +248,21 @@ def wait_for_events(events: Sequence[Event]) -> None:
 def enqueue_marker(queue: CommandQueue, wait_for: WaitList = None) -> Event:
     """An event that completes when ``wait_for`` (or all prior commands) has."""
     count, handles = wait_list(wait_for, "enqueue_marker")
-    out, out_int = out_cell()
+    out = out_cell()[0]
     status = lib.pycl_enqueue_marker(enqueue_handle(queue), count, handles, out)
     if status:
         check(status, "clEnqueueMarkerWithWaitList")
-    return take_event(Event, out, out_int)
+    return take_event(Event, out)
 
 
 def enqueue_barrier(queue: CommandQueue, wait_for: WaitList = None) -> Event:
     """Like ``enqueue_marker``, and later commands wait for it."""
     count, handles = wait_list(wait_for, "enqueue_barrier")
-    out, out_int = out_cell()
+    out = out_cell()[0]
     status = lib.pycl_enqueue_barrier(enqueue_handle(queue), count, handles, out)
     if status:
         check(status, "clEnqueueBarrierWithWaitList")
-    return take_event(Event, out, out_int)
+    return take_event(Event, out)
 
 
 def _wrap_event(raw: Any) -> Event:

@@ -78,7 +78,6 @@ class MemoryMap:
         ``result`` before: charging the budget may collect garbage, whose
         finalizers may map again on this thread and overwrite ``result``."""
         event = _new_object(Event)
-        event._ptr = result.event_address
         event._handle = _gc(result.event, _release_event)
         memory_map = _new_object(MemoryMap)
         memory_map._mapping = _gc(result.mapping, _mapping_free)
@@ -100,15 +99,14 @@ class MemoryMap:
         if queue is None and not wait_for:
             # The common call, on the mapping queue after nothing else: the
             # shim refuses a second unmap, which is then named as below.
-            out, out_int = out_cell()
+            out = out_cell()[0]
             status = _unmap(mapping, _NULL, 0, _NULL, out)
             if status:
                 if mapping.ptr == _NULL:
                     raise logic_error(routine, "this MemoryMap was already released (unmapped)")
                 check(status, "clEnqueueUnmapMemObject")
-            # take_event(Event, out, out_int), inlined.
+            # take_event(Event, out), inlined.
             event = _new_object(Event)
-            event._ptr = out_int[0]
             event._handle = _gc(out[0], _release_event)
             if _budget.enabled:
                 _budget.credit_object(self._mem._context, self)
@@ -121,9 +119,9 @@ class MemoryMap:
             q = queue_handle(queue, routine)
             mem_handle(self._mem, queue, routine, "the mapped buffer")
         count, events = wait_list(wait_for, routine)
-        out, out_int = out_cell()
+        out = out_cell()[0]
         status = lib.pycl_mapping_unmap(mapping, q, count, events, out)
-        event = enqueued(status, out, out_int, "clEnqueueUnmapMemObject")
+        event = enqueued(status, out, "clEnqueueUnmapMemObject")
         if _budget.enabled:
             _budget.credit_object(self._mem._context, self)
         return event

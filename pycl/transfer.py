@@ -182,11 +182,9 @@ def enqueue_fill_buffer(
     count, events = wait_list(wait_for, routine)
     if size == 0:
         return marker(q, count, events, Event)
-    out, out_int = out_cell()
+    out = out_cell()[0]
     status = lib.pycl_enqueue_fill_buffer(q, handle, data, p, offset, size, count, events, out)
-    return enqueued(
-        status, out, out_int, "clEnqueueFillBuffer", "pattern of %d bytes, offset %d, size %d", p, offset, size
-    )
+    return enqueued(status, out, "clEnqueueFillBuffer", "pattern of %d bytes, offset %d, size %d", p, offset, size)
 
 
 def enqueue_fill(
@@ -234,9 +232,9 @@ def enqueue_migrate_mem_objects(
         handles.append(mem_handle(mem, queue, routine, "mem_objects[%d]" % i))
     flags = bits_value(flags, "flags", _constants.mem_migration_flags, routine)
     count, events = wait_list(wait_for, routine)
-    out, out_int = out_cell()
+    out = out_cell()[0]
     status = lib.pycl_enqueue_migrate(q, len(handles), ffi.new("cl_mem[]", handles), flags, count, events, out)
-    return enqueued(status, out, out_int, "clEnqueueMigrateMemObjects")
+    return enqueued(status, out, "clEnqueueMigrateMemObjects")
 
 
 _P2P_EXTENSION = "cl_amd_copy_buffer_p2p"
@@ -290,9 +288,9 @@ def enqueue_copy_buffer_p2p_amd(
         )
     function = _p2p_function(platform)
     count, events = wait_list(wait_for, routine)
-    out, out_int = out_cell()
+    out = out_cell()[0]
     status = lib.pycl_enqueue_copy_buffer_p2p_amd(function, q, src_mem, dst_mem, 0, 0, n, count, events, out)
-    return enqueued(status, out, out_int, "clEnqueueCopyBufferP2PAMD")
+    return enqueued(status, out, "clEnqueueCopyBufferP2PAMD")
 
 
 # }}}

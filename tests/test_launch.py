@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_runtime import check_event_address
 
 import pycl as cl
 from pycl.testing import require_kernel_compiler
@@ -88,6 +89,19 @@ def test_enqueue_waits_for_its_events(env):
     cl.enqueue_nd_range_kernel(queue, knl, (N,), (N,), wait_for=[done]).wait()
     step(model, 4.0)
     np.testing.assert_array_equal(read(queue, buf), model)
+    # A launch's event (of the remembered sizes, new ones and the typed call)
+    # works out its address as every route's does.
+    sizes = (N,)
+    for launch in (
+        lambda: cl.enqueue_nd_range_kernel(queue, knl, sizes, None),
+        lambda: cl.enqueue_nd_range_kernel(queue, knl, (N, 1), None),
+        lambda: knl(queue, sizes, None, buf, np.float32(4.0), np.int32(N)),
+    ):
+        launched = [launch(), launch()]
+        cl.wait_for_events(launched)
+        assert launched[0] != launched[1]
+        for event in launched:
+            check_event_address(event)
 
 
 def test_eight_arguments(env, ctx_factory):

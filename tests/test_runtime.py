@@ -97,6 +97,56 @@ def test_event_int_ptr_round_trip(ctx_factory):
     event.set_status(cl.command_execution_status.COMPLETE)
 
 
+def check_event_address(event):
+    """An Event compares, hashes and prints by its handle's address, read
+    from the driver's own reference (a twin from ``from_int_ptr``), before
+    and after its release; the released error names the same address."""
+    address = event.int_ptr
+    twin = cl.Event.from_int_ptr(address)
+    assert twin == event and hash(twin) == hash(event) == hash(address)
+    assert twin.reference_count == event.reference_count >= 2
+    assert repr(event) == "<pycl.%s 0x%x>" % (type(event).__name__, address)
+    held = {event}
+    event.release()
+    assert event in held and hash(event) == hash(address) and event != twin
+    assert repr(event) == "<pycl.%s released>" % type(event).__name__
+    with pytest.raises(cl.LogicError, match="%s at 0x%x was released" % (type(event).__name__, address)):
+        event.wait()
+    with pytest.raises(cl.LogicError, match="0x%x was released" % address):
+        event.release()
+    assert twin.int_ptr == address
+    twin.release()
+
+
+def test_every_route_s_event_keeps_its_address(ctx_factory):
+    # pycl stores no address at enqueue (docs/design.md, "The object model"):
+    # each route's event works it out from its handle.
+    ctx = ctx_factory()
+    queue = cl.CommandQueue(ctx)
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 64)
+    host = np.arange(16, dtype=np.float32)
+    image = cl.image_from_array(ctx, np.zeros((4, 4), np.float32)) if ctx_factory.device.image_support else None
+    mapped, map_event = cl.enqueue_map_buffer(queue, buf, cl.map_flags.READ, 0, (16,), np.float32)
+    events = [
+        cl.enqueue_marker(queue),
+        cl.enqueue_barrier(queue),
+        cl.enqueue_copy(queue, buf, host),
+        cl.enqueue_copy(queue, host, buf, is_blocking=False),
+        cl.enqueue_copy(queue, buf, buf, byte_count=16, src_offset=0, dst_offset=32),
+        cl.enqueue_fill_buffer(queue, buf, np.float32(1), 0, 64),
+        cl.enqueue_copy(queue, buf, host, buffer_origin=(0, 0), host_origin=(0, 0), region=(16, 2)),
+        map_event,
+        mapped.base.release(),
+    ]
+    if image is not None:
+        events.append(cl.enqueue_copy(queue, image, host.reshape(4, 4), origin=(0, 0), region=(4, 4)))
+    cl.wait_for_events(events)
+    kinds = {type(event) for event in events}
+    assert kinds == {cl.Event, cl.NannyEvent}
+    for event in events:
+        check_event_address(event)
+
+
 def test_platform_and_device_from_int_ptr(device):
     assert cl.Device.from_int_ptr(device.int_ptr) == device
     assert cl.Platform.from_int_ptr(device.platform.int_ptr) == device.platform

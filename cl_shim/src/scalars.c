@@ -42,7 +42,6 @@ cl_int pycl_buffer_map(cl_command_queue queue, cl_mem buffer, cl_bool blocking, 
                                             &result->event, &result->mapping);
     if (status != CL_SUCCESS)
         return status;
-    result->event_address = (intptr_t)result->event;
     result->address = (intptr_t)result->mapping->ptr;
     result->row_pitch = 0;
     result->slice_pitch = 0;
@@ -60,7 +59,6 @@ cl_int pycl_image_map(cl_command_queue queue, cl_mem image, cl_bool blocking, cl
                                num_events, wait_list, &result->event, &result->mapping);
     if (status != CL_SUCCESS)
         return status;
-    result->event_address = (intptr_t)result->event;
     result->address = (intptr_t)result->mapping->ptr;
     return CL_SUCCESS;
 }

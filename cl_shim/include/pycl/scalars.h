@@ -17,11 +17,10 @@ cl_int pycl_image_region(cl_command_queue queue, cl_mem image, int reading, cl_b
 
 /* What a map leaves for the Python layer, in one struct the caller owns
  * (pycl keeps one per thread): the map command's event (the caller's
- * reference) and its address, the mapping record (memory.h), the mapped
- * address, and for an image the pitches the driver chose. */
+ * reference), the mapping record (memory.h), the mapped address, and for
+ * an image the pitches the driver chose. */
 struct pycl_map_result {
     cl_event event;
-    intptr_t event_address;
     struct pycl_mapping *mapping;
     intptr_t address;
     size_t row_pitch;
