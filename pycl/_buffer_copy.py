@@ -98,7 +98,7 @@ def fast_host_copy(
     if isinstance(host_obj, _ndarray) and host_obj.dtype.hasobject:
         return None
     try:
-        host = _from_buffer(host_obj, require_writable=reading)
+        host = _from_buffer("char[]", host_obj, reading)  # positional: see host_bytes
     except (TypeError, ValueError, BufferError):
         return None
     n = len(host)
