@@ -660,3 +660,65 @@ def test_every_refusal_of_a_declared_or_plain_argument(scalars_kernel, env):
     with pytest.raises(cl.LogicError, match="size = 0: local memory arguments need at least one byte"):
         cl.LocalMemory(0)
     np.testing.assert_array_equal(read(queue, buf), model)  # nothing ran
+
+
+_ZERO_LOCAL = """
+import sys
+import numpy as np
+import pycl as cl
+
+p, d = int(sys.argv[1]), int(sys.argv[2])
+ctx = cl.Context([cl.get_platforms()[p].get_devices()[d]])
+queue = cl.CommandQueue(ctx)
+knl = cl.Kernel(cl.Program(ctx, sys.argv[3]).build(), "shape")
+knl.set_scalar_arg_dtypes([None, None, np.int32])
+n = 64
+sizes = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 4 * n)
+groups = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 4 * n)
+cl.enqueue_fill_buffer(queue, sizes, np.int32(-1), 0, 4 * n)
+one, plane, cube = (n,), (n // 8, 8), (n // 8, 4, 2)
+refused = 0
+for global_size, local_size in [
+    (one, (0,)), (one, 0), (n, 0), (plane, (0, 4)), (plane, (4, 0)), (cube, (2, 2, 0)), (cube, (0, 1, 1)),
+]:
+    for form in ("call", "enqueue"):
+        # A valid launch (tag 1) first: a refused one that ran would leave tag 2.
+        ok_local = None if type(local_size) is int else tuple(1 for _ in local_size)
+        knl(queue, global_size, ok_local, sizes, groups, 1)
+        try:
+            if form == "call":
+                knl(queue, global_size, local_size, sizes, groups, 2)
+            else:
+                knl.set_args(sizes, groups, np.int32(2))
+                cl.enqueue_nd_range_kernel(queue, knl, global_size, local_size)
+        except cl.LogicError as error:
+            name = "local_size" if form == "call" else "local_work_size"
+            assert "%s = %r has an entry of 0" % (name, tuple(local_size) if type(local_size) is tuple
+                                                  else (local_size,)) in str(error), str(error)
+            assert error.code == cl.status_code.INVALID_WORK_GROUP_SIZE
+            refused += 1
+        got = np.empty(n, np.int32)
+        cl.enqueue_copy(queue, got, sizes)
+        assert (got % 100 == 1).all(), got  # the valid launch ran, the refused one (tag 2) did not
+print("refused", refused)
+"""
+
+
+def test_a_local_size_with_a_zero_is_refused(ctx_factory):
+    """A 0 in any entry of a local size is a LogicError naming it, from the
+    typed call and from enqueue_nd_range_kernel, the fast path included:
+    drivers do not refuse it (Debian's PoCL 3.1 spins forever or dies of
+    SIGSEGV, Oclgrind of SIGFPE). In a child process, so that a crash is a
+    failure, with a timeout for the spin."""
+    import subprocess
+    import sys
+
+    device = ctx_factory.device
+    require_kernel_compiler(device)
+    platforms = cl.get_platforms()
+    p = platforms.index(device.platform)
+    d = platforms[p].get_devices().index(device)
+    run = subprocess.run(
+        [sys.executable, "-c", _ZERO_LOCAL, str(p), str(d), SHAPE_SOURCE], capture_output=True, text=True, timeout=300
+    )
+    assert run.returncode == 0 and run.stdout.endswith("refused 14\n"), (run.returncode, run.stdout, run.stderr[-2000:])

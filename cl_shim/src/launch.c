@@ -68,8 +68,10 @@ cl_int pycl_launch(cl_command_queue queue, cl_kernel kernel, struct pycl_kernel_
     args->failed = args->count;
     if (work_dim < 1 || work_dim > 3)
         return CL_INVALID_WORK_DIMENSION;
+    /* A 0 in a local size crashes or hangs PoCL 3.1 and Oclgrind: the
+     * caller's general path names it. */
     for (cl_uint d = 0; d < work_dim; d++)
-        if (global[d] > SIZE_LIMIT || local[d] > SIZE_LIMIT)
+        if (global[d] > SIZE_LIMIT || local[d] > SIZE_LIMIT || (local_size && !local[d]))
             return PYCL_LAUNCH_REFUSED;
     if (args->max_groups && group_count(work_dim, global, local_size, args->max_groups) >= args->max_groups)
         return PYCL_LAUNCH_REFUSED;
