@@ -62,6 +62,17 @@ WAIT_CELLS = 32  # the longest wait list a launch passes without allocating (pyc
 
 _BYTES, _SVM, _LOCAL, _EVERY = lib.PYCL_ARG_BYTES, lib.PYCL_ARG_SVM, lib.PYCL_ARG_LOCAL, lib.PYCL_ARG_EVERY_LAUNCH
 _NULL_MEM = ffi.new("cl_mem *")  # a NULL buffer argument (None); never written
+_HANDLE = lib.PYCL_ARG_HANDLE
+# What an argument of each address space takes (KernelArgs.expected). The
+# drivers take anything else's bytes as a memory object: a numpy int64, a
+# LocalMemory or a sampler given for a __global pointer crashed Debian's PoCL
+# 3.1, the pip PoCL 3.0 and Oclgrind 21.10 (SIGSEGV, 2026-11-27).
+_POINTER, _LOCAL_ONLY = 1, 2
+_EXPECTED = {
+    lib.CL_KERNEL_ARG_ADDRESS_GLOBAL: _POINTER,  # images and pipes too
+    lib.CL_KERNEL_ARG_ADDRESS_CONSTANT: _POINTER,
+    lib.CL_KERNEL_ARG_ADDRESS_LOCAL: _LOCAL_ONLY,
+}
 
 
 class LocalMemory:
@@ -229,12 +240,19 @@ class KernelArgs:
         "event_cell",
         "wait_cells",
         "lock",
+        "expected",
+        "local_limit",
     )
 
-    def __init__(self, count: int, name: str, ctx_ptr: int) -> None:
+    def __init__(self, count: int, name: str, ctx_ptr: int, address_spaces: Optional[list[int]] = None) -> None:
         self.count = count
         self.name = name
         self.ctx_ptr = ctx_ptr
+        # What each argument takes, from its address space where the driver
+        # tells it: _POINTER (a memory object, an SVM pointer or None),
+        # _LOCAL_ONLY (a LocalMemory) or 0 (not checked: a value, or unknown).
+        self.expected = [0] * count if address_spaces is None else [_EXPECTED.get(a, 0) for a in address_spaces]
+        self.local_limit: Optional[int] = None  # the context's largest local memory, at the first LocalMemory
         n = max(count, 1)  # cffi arrays of 0 items are fine, but keep one for a valid pointer
         self.marks = ffi.new("unsigned char[]", n)
         self.sizes = ffi.new("size_t[]", n)
@@ -270,6 +288,9 @@ class KernelArgs:
             raise TypeError(
                 "%s: kernel %r takes %d arguments, got %d dtypes" % (routine, self.name, self.count, len(declared))
             )
+        for index, scalar in enumerate(declared):
+            if scalar is not None and self.expected[index]:
+                self.refuse_kind(index, scalar.dtype, routine)  # before any change
         for index, scalar in enumerate(declared):
             self._declare_one(index, scalar)
 
@@ -361,6 +382,15 @@ class KernelArgs:
                 ) from None
             keep = _copy(data)  # the object may change before the launch
             mark, size, pointer, stable = _BYTES, len(data), keep, False
+        expected = self.expected[index]
+        if expected and (
+            mark != _LOCAL
+            if expected == _LOCAL_ONLY
+            else arg is not None and mark != _SVM and (mark != _HANDLE or arg._ctype != "cl_mem")
+        ):
+            self.refuse_kind(index, arg, routine)
+        if mark == _LOCAL and (self.kinds[index] != _LOCAL or self.sizes[index] != size):  # the total changes
+            self.check_local_total(kernel, index, size, routine)
         if self.kinds[index] == _SVM and mark != _SVM:
             kernel._renew()
         self.values[index] = pointer
@@ -427,6 +457,8 @@ class KernelArgs:
     def _put_one_packed(self, kernel: Any, index: Any, code: bytes, value: Any, routine: str) -> None:
         index = self.checked_index(index, routine)
         if self.formats[index] != code:
+            if self.expected[index]:
+                self.refuse_kind(index, value, routine)
             self._declare_one(index, _Scalar(np.dtype(code.decode())))
             self.formats[index] = code
         cell = self.cells[index]
@@ -447,6 +479,39 @@ class KernelArgs:
             cell[0] = self.scalars[index].value(arg, index, routine)  # type: ignore[union-attr]
         self.marks[index] = _EVERY
         self.held[index] = arg
+
+    def check_local_total(self, kernel: Any, index: int, size: int, routine: str) -> None:
+        """Refuse a LocalMemory of ``size`` bytes for argument ``index`` that
+        takes the kernel's local memory arguments past the largest local
+        memory of the context's devices: Debian's PoCL 3.1 and Oclgrind 21.10
+        abort the process at the launch (an assertion; std::bad_alloc) where
+        the driver should fail it (2026-11-27)."""
+        limit = self.local_limit
+        if limit is None:
+            limit = self.local_limit = max(d.local_mem_size for d in kernel._program._context.devices)
+        total = size + sum(self.sizes[i] for i in range(self.count) if i != index and self.kinds[i] == _LOCAL)
+        if total > limit:
+            raise logic_error(
+                routine,
+                "argument %d (LocalMemory(%d)) takes the local memory arguments of kernel %r to %d bytes, "
+                "past the %d bytes of local memory (local_mem_size) of the context's devices"
+                % (index, size, self.name, total, limit),
+                lib.CL_INVALID_ARG_SIZE,
+            )
+
+    def refuse_kind(self, index: int, arg: Any, routine: str) -> None:
+        """The error for ``arg`` given to argument ``index``, which
+        ``expected`` says cannot take it."""
+        if self.expected[index] == _LOCAL_ONLY:
+            wanted, space = "a pycl.LocalMemory", "__local"
+        else:
+            wanted, space = "a memory object, an SVM pointer or None", "__global or __constant"
+        what = "a dtype (%s)" % arg if isinstance(arg, np.dtype) else "a %s" % type(arg).__name__
+        raise logic_error(
+            routine,
+            "argument %d of kernel %r is a %s pointer: it takes %s, not %s" % (index, self.name, space, wanted, what),
+            lib.CL_INVALID_ARG_VALUE,
+        )
 
     def checked_index(self, index: Any, routine: str) -> int:
         """``index`` if it names an argument, else Kernel.set_arg's error."""

@@ -39,6 +39,21 @@ def _build_options(options: Union[str, Iterable[str], None]) -> str:
     return " ".join(options or ())
 
 
+def _with_arg_info(options: str) -> bytes:
+    """The options a build or compile passes: the caller's, with
+    ``-cl-kernel-arg-info``. Kernels then know their arguments' address
+    spaces on every driver (PoCL and NVIDIA answer nothing without it), so
+    that a value a driver would take as a memory object is refused
+    (``KernelArgs.expected``). The option only stores the arguments'
+    declarations; the driver's BUILD_OPTIONS report it."""
+    if _ARG_INFO in options.split():
+        return options.encode()
+    return ("%s %s" % (options, _ARG_INFO) if options else _ARG_INFO).encode()
+
+
+_ARG_INFO = "-cl-kernel-arg-info"
+
+
 _SPIRV_MAGIC = (b"\x07\x23\x02\x03", b"\x03\x02\x23\x07")  # either byte order
 
 
@@ -155,7 +170,7 @@ class Program(Handle):
         text = _build_options(options)
         devices = None if devices is None else list(devices)
         count, ids = _device_array(devices)
-        status = lib.pycl_program_build(self._live(), count, ids, text.encode())
+        status = lib.pycl_program_build(self._live(), count, ids, _with_arg_info(text))
         if status:
             raise error_for(status, "clBuildProgram", self._build_failure_detail(text, devices))
         if devices is None:
@@ -188,7 +203,7 @@ class Program(Handle):
                 raise TypeError("Program.compile: headers[%d] must be a (str, Program) pair, not %r" % (i, pair))
         names = [ffi.new("char[]", name.encode()) for name, _ in headers]
         status = lib.pycl_program_compile(
-            self._live(), count, ids, text.encode(), len(headers),
+            self._live(), count, ids, _with_arg_info(text), len(headers),
             ffi.new("cl_program[]", [prg._live() for _, prg in headers]) if headers else ffi.NULL,
             ffi.new("const char *[]", names) if headers else ffi.NULL,
         )  # fmt: skip
@@ -430,7 +445,9 @@ class Kernel(Handle):
                 self._live()
                 ki = _constants.kernel_info
                 count = self.get_info(ki.NUM_ARGS)
-                cells = KernelArgs(count, self.function_name, self.get_info(ki.CONTEXT)._ptr)
+                cells = KernelArgs(
+                    count, self.function_name, self.get_info(ki.CONTEXT)._ptr, _address_spaces(self._handle, count)
+                )
                 self._fill = cells.put_all
                 self._arg_cells = cells
         return cells
@@ -614,6 +631,22 @@ class Kernel(Handle):
             )  # fmt: skip
         finally:
             lock.release()
+
+
+def _address_spaces(kernel: Any, count: int) -> Optional[list[int]]:
+    """Each argument's ``CL_KERNEL_ARG_ADDRESS_QUALIFIER``, or None where the
+    driver does not tell (NVIDIA without ``-cl-kernel-arg-info``, OpenCL
+    before 1.2): ``KernelArgs.put`` checks the kind of what is set."""
+    cell = ffi.new("cl_uint *")  # cl_kernel_arg_address_qualifier
+    spaces = []
+    for index in range(count):
+        if lib.pycl_kernel_get_arg_info(kernel, index, _ADDRESS_QUALIFIER, ffi.sizeof("cl_uint"), cell, ffi.NULL):
+            return None
+        spaces.append(cell[0])
+    return spaces
+
+
+_ADDRESS_QUALIFIER = lib.CL_KERNEL_ARG_ADDRESS_QUALIFIER
 
 
 # The names of the work sizes in messages: those the caller used.

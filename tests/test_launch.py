@@ -722,3 +722,116 @@ def test_a_local_size_with_a_zero_is_refused(ctx_factory):
         [sys.executable, "-c", _ZERO_LOCAL, str(p), str(d), SHAPE_SOURCE], capture_output=True, text=True, timeout=300
     )
     assert run.returncode == 0 and run.stdout.endswith("refused 14\n"), (run.returncode, run.stdout, run.stderr[-2000:])
+
+
+_KINDS = """
+import sys
+import numpy as np
+import pycl as cl
+
+p, d = int(sys.argv[1]), int(sys.argv[2])
+device = cl.get_platforms()[p].get_devices()[d]
+ctx = cl.Context([device])
+queue = cl.CommandQueue(ctx)
+source = '''
+__kernel void k(__global float *a, __local float *tmp, float s, __constant float *c, int n)
+{
+    size_t i = get_global_id(0);
+    tmp[get_local_id(0)] = s + c[0];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (i < n) a[i] = tmp[get_local_id(0)];
+}
+__kernel void two(__global float *a, __local float *x, __local float *y) { a[0] = 1.0f; }
+'''
+program = cl.Program(ctx, source).build()
+n = 16
+a = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 4 * n)
+c = cl.Buffer(ctx, cl.mem_flags.READ_ONLY | cl.mem_flags.COPY_HOST_PTR, hostbuf=np.array([2.0], np.float32))
+sampler = cl.Sampler(ctx, False, cl.addressing_mode.NONE, cl.filter_mode.NEAREST) if device.image_support else None
+knl = cl.Kernel(program, "k")
+good = [a, cl.LocalMemory(4 * n), np.float32(1.5), c, np.int32(n)]
+refused = 0
+
+def expect_refusal(index, value, space, how):
+    global refused
+    args = list(good)
+    args[index] = value
+    try:
+        if how == "set_arg":
+            knl.set_arg(index, value)
+        elif how == "set_args":
+            knl.set_args(*args)
+        else:
+            knl(queue, (n,), (n,), *args)
+    except cl.LogicError as error:
+        text = str(error)
+        assert "argument %d of kernel 'k' is a %s pointer" % (index, space) in text, text
+        assert error.code == cl.status_code.INVALID_ARG_VALUE, error.code
+        refused += 1
+    else:
+        raise AssertionError("not refused: %r for argument %d (%s)" % (value, index, how))
+
+wrong_for_global = [np.int64(12345), np.uint64(0), b"12345678", np.float64(1.0), cl.LocalMemory(8)]
+if sampler is not None:
+    wrong_for_global.append(sampler)
+for how in ("set_arg", "set_args", "call"):
+    for value in wrong_for_global:
+        expect_refusal(0, value, "__global or __constant", how)
+        expect_refusal(3, value, "__global or __constant", how)
+    for value in (a, np.float32(1.0), b"1234", None):
+        expect_refusal(1, value, "__local", how)
+# A dtype declared for a pointer is refused before any change.
+knl.set_scalar_arg_dtypes([None, None, np.float32, None, np.int32])
+try:
+    knl.set_scalar_arg_dtypes([np.int64, None, np.float32, None, np.int32])
+except cl.LogicError as error:
+    assert "argument 0 of kernel 'k' is a __global or __constant pointer: it takes a memory object" in str(error)
+    refused += 1
+# What the kernel takes still runs, and computes what numpy says.
+knl(queue, (n,), (n,), a, cl.LocalMemory(4 * n), 1.5, c, n)
+out = np.empty(n, np.float32)
+cl.enqueue_copy(queue, out, a)
+assert (out == np.float32(1.5) + np.float32(2.0)).all(), out
+# Local memory past the device's is refused, alone or with another argument;
+# the device's whole local memory is taken.
+limit = device.local_mem_size
+two = cl.Kernel(program, "two")
+for sizes in ((limit + 1, 4), (2**40, 4), (limit // 2 + 4, limit // 2)):
+    try:
+        two(queue, (1,), None, a, cl.LocalMemory(sizes[0]), cl.LocalMemory(sizes[1]))
+    except cl.LogicError as error:
+        assert "past the %d bytes of local memory" % limit in str(error), str(error)
+        assert error.code == cl.status_code.INVALID_ARG_SIZE
+        refused += 1
+    else:
+        raise AssertionError("not refused: %r" % (sizes,))
+two(queue, (1,), None, a, cl.LocalMemory(limit // 2), cl.LocalMemory(limit // 2)).wait()
+print("refused", refused)
+"""
+
+
+def test_arguments_of_the_wrong_kind_are_refused(ctx_factory):
+    """Where the driver tells the arguments' address spaces (pycl builds with
+    -cl-kernel-arg-info), a __global or __constant pointer takes only a
+    memory object, an SVM pointer or None, and a __local one only a
+    LocalMemory: through set_arg, set_args, a call and a declared dtype, a
+    LogicError names the argument. A driver takes the bytes of anything else
+    as a memory object (a numpy int64 crashed Debian's PoCL 3.1, the pip PoCL
+    and Oclgrind). Local memory arguments past the device's local memory are
+    refused too (Debian's PoCL 3.1 and Oclgrind aborted). In a child process,
+    so that a crash is a failure."""
+    import subprocess
+    import sys
+
+    device = ctx_factory.device
+    require_kernel_compiler(device)
+    platforms = cl.get_platforms()
+    p = platforms.index(device.platform)
+    d = platforms[p].get_devices().index(device)
+    run = subprocess.run([sys.executable, "-c", _KINDS, str(p), str(d)], capture_output=True, text=True, timeout=300)
+    expected = 3 * (2 * (5 + (1 if device.image_support else 0)) + 4) + 1 + 3
+    assert run.returncode == 0 and run.stdout.endswith("refused %d\n" % expected), (
+        run.returncode,
+        run.stdout,
+        run.stderr[-2000:],
+    )

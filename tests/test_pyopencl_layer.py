@@ -291,9 +291,11 @@ def test_readme_array_example_runs(tmp_path, ctx_factory):
 
 
 def test_packed_argument_takes_a_buffer_again(cq):
-    """An index the invoker packed as a scalar (one signature) takes a memory
-    object from _set_arg_multi later (a signature declared anew), and the
-    launch sets it."""
+    """An index the invoker packs as a scalar (a dtype declared for a
+    __global pointer: its bytes would reach the driver as a memory object,
+    which crashes PoCL and Oclgrind) is refused, naming it, and takes a
+    memory object from _set_arg_multi next (a signature declared anew),
+    which the launch sets."""
     require_kernel_compiler(cq[0].devices[0])
     from pycl import pyopencl_cl as _cl
 
@@ -301,7 +303,8 @@ def test_packed_argument_takes_a_buffer_again(cq):
     prg = _cl._Program(ctx, "__kernel void f(__global int *x) { x[get_global_id(0)] = 7; }").build()
     knl = _cl.Kernel.__new__(_cl.Kernel)  # pycl's kernel with the invoker calls, no PyOpenCL needed
     cl.Kernel.__init__(knl, prg, "f")
-    knl._set_arg_buf_pack_multi((0, b"q", 0))
+    with pytest.raises(cl.LogicError, match="argument 0 of kernel 'f' is a __global or __constant pointer"):
+        knl._set_arg_buf_pack_multi((0, b"q", 12345))
     buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 16)
     knl._set_arg_multi((0, buf))
     cl.enqueue_nd_range_kernel(queue, knl, (4,), None).wait()
