@@ -793,7 +793,7 @@ out = np.empty(n, np.float32)
 cl.enqueue_copy(queue, out, a)
 assert (out == np.float32(1.5) + np.float32(2.0)).all(), out
 # Local memory past the device's is refused, alone or with another argument;
-# the device's whole local memory is taken.
+# half of it runs (NVIDIA refuses the whole of it: the driver keeps some).
 limit = device.local_mem_size
 two = cl.Kernel(program, "two")
 for sizes in ((limit + 1, 4), (2**40, 4), (limit // 2 + 4, limit // 2)):
@@ -805,7 +805,7 @@ for sizes in ((limit + 1, 4), (2**40, 4), (limit // 2 + 4, limit // 2)):
         refused += 1
     else:
         raise AssertionError("not refused: %r" % (sizes,))
-two(queue, (1,), None, a, cl.LocalMemory(limit // 2), cl.LocalMemory(limit // 2)).wait()
+two(queue, (1,), None, a, cl.LocalMemory(limit // 4), cl.LocalMemory(limit // 4)).wait()
 print("refused", refused)
 """
 
