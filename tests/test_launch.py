@@ -490,6 +490,21 @@ def test_wait_lists_of_every_length(env):
     np.testing.assert_array_equal(read(queue, buf), model)
 
 
+def run_child(device, script, *args):
+    """``script`` run by this interpreter in a child process, with the
+    platform and device index of ``device`` and ``args`` as its arguments:
+    a crash there fails the test instead of ending the run."""
+    import subprocess
+    import sys
+
+    platforms = cl.get_platforms()
+    p = platforms.index(device.platform)
+    d = platforms[p].get_devices().index(device)
+    return subprocess.run(
+        [sys.executable, "-c", script, str(p), str(d), *args], capture_output=True, text=True, timeout=300
+    )
+
+
 _THREADS = """
 import sys, threading
 import numpy as np
@@ -542,19 +557,11 @@ def test_threads_take_turns_on_one_kernel(ctx_factory):
     running launch and the process crashed). In a child process, so that a
     crash is a failure. (set_args then enqueue_nd_range_kernel are two
     steps: another thread's arguments may come between them, as in OpenCL.)"""
-    import subprocess
-    import sys
-
     device = ctx_factory.device
     require_kernel_compiler(device)
     if "Oclgrind" in device.platform.version:
         pytest.skip("Oclgrind 21.10 crashes under launches from several threads, with PyOpenCL too (docs/quirks.md)")
-    platforms = cl.get_platforms()
-    p = platforms.index(device.platform)
-    d = platforms[p].get_devices().index(device)
-    run = subprocess.run(
-        [sys.executable, "-c", _THREADS, str(p), str(d), SOURCE], capture_output=True, text=True, timeout=300
-    )
+    run = run_child(device, _THREADS, SOURCE)
     assert run.returncode == 0 and run.stdout.endswith("done\n"), (run.returncode, run.stdout, run.stderr[-2000:])
 
 
@@ -710,17 +717,9 @@ def test_a_local_size_with_a_zero_is_refused(ctx_factory):
     drivers do not refuse it (Debian's PoCL 3.1 spins forever or dies of
     SIGSEGV, Oclgrind of SIGFPE). In a child process, so that a crash is a
     failure, with a timeout for the spin."""
-    import subprocess
-    import sys
-
     device = ctx_factory.device
     require_kernel_compiler(device)
-    platforms = cl.get_platforms()
-    p = platforms.index(device.platform)
-    d = platforms[p].get_devices().index(device)
-    run = subprocess.run(
-        [sys.executable, "-c", _ZERO_LOCAL, str(p), str(d), SHAPE_SOURCE], capture_output=True, text=True, timeout=300
-    )
+    run = run_child(device, _ZERO_LOCAL, SHAPE_SOURCE)
     assert run.returncode == 0 and run.stdout.endswith("refused 14\n"), (run.returncode, run.stdout, run.stderr[-2000:])
 
 
@@ -820,15 +819,9 @@ def test_arguments_of_the_wrong_kind_are_refused(ctx_factory):
     and Oclgrind). Local memory arguments past the device's local memory are
     refused too (Debian's PoCL 3.1 and Oclgrind aborted). In a child process,
     so that a crash is a failure."""
-    import subprocess
-    import sys
-
     device = ctx_factory.device
     require_kernel_compiler(device)
-    platforms = cl.get_platforms()
-    p = platforms.index(device.platform)
-    d = platforms[p].get_devices().index(device)
-    run = subprocess.run([sys.executable, "-c", _KINDS, str(p), str(d)], capture_output=True, text=True, timeout=300)
+    run = run_child(device, _KINDS)
     expected = 3 * (2 * (5 + (1 if device.image_support else 0)) + 4) + 1 + 3
     assert run.returncode == 0 and run.stdout.endswith("refused %d\n" % expected), (
         run.returncode,
