@@ -506,7 +506,7 @@ class KernelArgs:
             wanted, space = "a pycl.LocalMemory", "__local"
         else:
             wanted, space = "a memory object, an SVM pointer or None", "__global or __constant"
-        what = "a dtype (%s)" % arg if isinstance(arg, np.dtype) else "a %s" % type(arg).__name__
+        what = "a declared dtype (%s)" % arg if isinstance(arg, np.dtype) else "a value of type %s" % type(arg).__name__
         raise logic_error(
             routine,
             "argument %d of kernel %r is a %s pointer: it takes %s, not %s" % (index, self.name, space, wanted, what),

@@ -765,6 +765,7 @@ def expect_refusal(index, value, space, how):
     except cl.LogicError as error:
         text = str(error)
         assert "argument %d of kernel 'k' is a %s pointer" % (index, space) in text, text
+        assert text.endswith("not a value of type %s" % type(value).__name__), text
         assert error.code == cl.status_code.INVALID_ARG_VALUE, error.code
         refused += 1
     else:
@@ -785,6 +786,7 @@ try:
     knl.set_scalar_arg_dtypes([np.int64, None, np.float32, None, np.int32])
 except cl.LogicError as error:
     assert "argument 0 of kernel 'k' is a __global or __constant pointer: it takes a memory object" in str(error)
+    assert str(error).endswith("not a declared dtype (int64)"), str(error)
     refused += 1
 # What the kernel takes still runs, and computes what numpy says.
 knl(queue, (n,), (n,), a, cl.LocalMemory(4 * n), 1.5, c, n)
