@@ -9,7 +9,10 @@ DIR``); this interpreter must have PyOpenCL installed for the reference side.
 The two sides cannot share a process (both are ``pyopencl``), so each runs in
 child processes, back to back per round: the layer on this CPython, PyOpenCL
 on this CPython, and the layer on ``--pypy`` if given (a PyPy 3.10+ with pycl
-and the layer's dependencies). Every figure is the best over the rounds of
+and the layer's dependencies). ``--floor`` adds the layer once more on each
+interpreter with every ``_cl`` call that reaches the driver replaced by a
+no-op (``_floor``): what PyOpenCL's own Python costs there around ``_cl``, a
+bound below which no ``_cl`` can take the layer. Every figure is the best over the rounds of
 the best of 7 batches of about 50 ms (mean per call, each batch ending with
 ``queue.finish()``); ratios are layer / PyOpenCL on CPython (below 1: the
 layer is faster). ``--device``: a substring of the device's platform name,
@@ -39,7 +42,7 @@ OPERATIONS = (
 )
 
 
-def _child(device_text: str, sizes: list[int]) -> dict[str, float]:
+def _child(device_text: str, sizes: list[int], floor: bool) -> dict[str, float]:
     import numpy as np
     import pyopencl as cl
     import pyopencl.array as cla
@@ -57,9 +60,45 @@ def _child(device_text: str, sizes: list[int]) -> dict[str, float]:
     axpy = ElementwiseKernel(ctx, "float s, float *x, float *y", "y[i] = s * x[i] + y[i]")
     results = {"device": "%s (%s)" % (device.name, device.platform.version)}
     for n in sizes:
-        for name, fn in _operations(np, cla, clr, axpy, ctx, queue, n).items():
+        operations = _operations(np, cla, clr, axpy, ctx, queue, n)
+        if floor:
+            for fn in operations.values():
+                fn()  # kernels built, with the driver, before it goes
+            _floor(cl, queue)
+        for name, fn in operations.items():
             results["%s|%d" % (name, n)] = _best(fn, queue)
     return results
+
+
+def _floor(cl, queue) -> None:
+    """Replace, in the layer, every call the operations make that reaches
+    the driver by a no-op returning a complete event (kernel arguments,
+    launches, reads, writes, waits), and each new array's Buffer by one made
+    before. What is left is PyOpenCL's own Python (with numpy) and the
+    cached properties it reads (``queue.context``, ``queue.device``).
+    Irreversible: only in a child."""
+    import pyopencl._cl as _cl
+
+    done = cl.enqueue_marker(queue)
+    done.wait()
+
+    def no_call(*args, **kwargs):
+        return done
+
+    for name in ("enqueue_nd_range_kernel", "_enqueue_read_buffer", "_enqueue_write_buffer", "wait_for_events"):
+        setattr(_cl, name, no_call)
+    cl.wait_for_events = no_call  # Array.add_event's waits
+    for name in ("_set_arg_multi", "_set_arg_buf_multi", "_set_arg_buf_pack_multi"):
+        setattr(_cl.Kernel, name, no_call)
+    made = {}
+    make = cl.Buffer
+
+    def buffer(context, flags, size, hostbuf=None):  # Array's one use of cl.Buffer
+        if size not in made:
+            made[size] = make(context, flags, size, hostbuf)
+        return made[size]
+
+    cl.Buffer = buffer
 
 
 def _operations(np, cla, clr, axpy, ctx, queue, n: int) -> dict:
@@ -115,13 +154,15 @@ def _best(fn, queue, repeats: int = 7, batch_s: float = 0.05) -> float:
     return best
 
 
-def _run(python: str, layer: str | None, device: str, sizes: list[int]) -> dict[str, float]:
+def _run(python: str, layer: str | None, device: str, sizes: list[int], floor: bool = False) -> dict[str, float]:
     # Both sides keep this process's path (where PyOpenCL may be installed);
     # the layer's directory goes first on the layer's side.
     env = dict(os.environ)
     if layer:
         env["PYTHONPATH"] = layer + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     command = [python, os.path.abspath(__file__), "--child", "--device", device, "--sizes", ",".join(map(str, sizes))]
+    if floor:
+        command.append("--floor")
     done = subprocess.run(command, env=env, capture_output=True, text=True, cwd="/")
     if done.returncode:
         raise SystemExit("%s failed:\n%s" % (" ".join(command), done.stderr[-3000:]))
@@ -140,31 +181,35 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default="1024,1048576", help="float32 elements per array, comma-separated")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--out", help="also write the table (Markdown) here")
+    parser.add_argument("--floor", action="store_true", help="also the layer with _cl's driver calls as no-ops")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")]
     if args.child:
-        print(json.dumps(_child(args.device, sizes)))
+        print(json.dumps(_child(args.device, sizes, args.floor)))
         return 0
     if not args.layer:
         parser.error("--layer is required")
 
-    sides = [("layer CPython", sys.executable, args.layer), ("PyOpenCL CPython", sys.executable, None)]
+    sides = [("layer CPython", sys.executable, args.layer, False), ("PyOpenCL CPython", sys.executable, None, False)]
     if args.pypy:
-        sides.append(("layer PyPy", args.pypy, args.layer))
+        sides.append(("layer PyPy", args.pypy, args.layer, False))
+    if args.floor:
+        sides.append(("floor CPython", sys.executable, args.layer, True))
+        if args.pypy:
+            sides.append(("floor PyPy", args.pypy, args.layer, True))
     best: dict[str, dict[str, float]] = {}
     device = ""
     for _ in range(args.rounds):
-        for label, python, layer in sides:
-            result = _run(python, layer, args.device, sizes)
+        for label, python, layer, floor in sides:
+            result = _run(python, layer, args.device, sizes, floor)
             device = str(result.pop("device"))
             for key, seconds in result.items():
                 mine = best.setdefault(label, {})
                 mine[key] = min(mine.get(key, float("inf")), seconds)
 
-    header = ["operation", "elements"] + [label for label, _, _ in sides] + ["layer / PyOpenCL"]
-    if args.pypy:
-        header.append("layer PyPy / PyOpenCL")
+    ratios = [label for label, _, _, _ in sides if label != "PyOpenCL CPython"]
+    header = ["operation", "elements"] + [label for label, _, _, _ in sides] + ["%s / PyOpenCL" % r for r in ratios]
     lines = [
         "- device: %s; host: %s, %d CPUs" % (device, platform.processor() or platform.machine(), os.cpu_count() or 0),
         "- command: python bench/pyopencl_layer.py %s" % " ".join(argv if argv is not None else sys.argv[1:]),
@@ -176,10 +221,8 @@ def main(argv: list[str] | None = None) -> int:
     for n in sizes:
         for op in OPERATIONS:
             key = "%s|%d" % (op, n)
-            row = [op, str(n)] + [_time_text(best[label][key]) for label, _, _ in sides]
-            row.append("%.2fx" % (best["layer CPython"][key] / reference[key]))
-            if args.pypy:
-                row.append("%.2fx" % (best["layer PyPy"][key] / reference[key]))
+            row = [op, str(n)] + [_time_text(best[label][key]) for label, _, _, _ in sides]
+            row += ["%.2fx" % (best[label][key] / reference[key]) for label in ratios]
             lines.append("| " + " | ".join(row) + " |")
     text = "\n".join(lines)
     print(text)
