@@ -131,6 +131,79 @@ def test_iteration_loop(env):
     np.testing.assert_array_equal(read(queue, buf), model)
 
 
+def test_typed_scalars_reach_the_kernel_after_every_change_of_its_arguments(env, ctx_factory):
+    """Typed scalars, repeated or changed, reach the kernel after each way
+    its arguments can change under them: undeclared bytes set in between,
+    another dtype of the same size, a clone, a second kernel object of one
+    function, and a renewed kernel object (an SVM pointer replaced by a
+    buffer), each followed by a launch with the value the kernel held
+    before."""
+    ctx, queue, program, buf, model = env
+    knl = cl.Kernel(program, "k")
+    knl.set_scalar_arg_dtypes([None, np.float32, np.int32])
+    for s, n in [(1.5, N), (1.5, N), (1.5, N // 2), (-2.0, N // 2), (-2.0, N)]:
+        knl(queue, (N,), None, buf, s, n)
+        step(model, s, n)
+    cl.enqueue_nd_range_kernel(queue, knl, (N,), None)  # the arguments of the last call
+    step(model, -2.0)
+    np.testing.assert_array_equal(read(queue, buf), model)
+
+    # Bytes set without a declaration in between: the kernel holds 3.0.
+    knl.set_scalar_arg_dtypes([None, None, None])
+    knl.set_args(buf, np.float32(3.0), np.int32(N))
+    cl.enqueue_nd_range_kernel(queue, knl, (N,), None)
+    step(model, 3.0)
+    knl.set_scalar_arg_dtypes([None, np.float32, np.int32])
+    knl(queue, (N,), None, buf, -2.0, N)  # the value the typed cell held before the bytes
+    step(model, -2.0)
+    np.testing.assert_array_equal(read(queue, buf), model)
+
+    # n as a uint32 (4 bytes, as int32): the same bytes, then other ones.
+    knl.set_scalar_arg_dtypes([None, np.float32, np.uint32])
+    for s, n in [(-2.0, N), (0.5, N // 4)]:
+        knl(queue, (N,), None, buf, s, n)
+        step(model, s, n)
+    np.testing.assert_array_equal(read(queue, buf), model)
+
+    # A clone holds the values of its original; each then goes its own way.
+    knl.set_scalar_arg_dtypes([None, np.float32, np.int32])
+    knl(queue, (N,), None, buf, 0.25, N)
+    step(model, 0.25)
+    twin = knl.clone() if ctx_factory.device.cl_version >= (2, 1) else None  # clCloneKernel
+    if twin is not None:
+        cl.enqueue_nd_range_kernel(queue, twin, (N,), None)
+        step(model, 0.25)
+        twin(queue, (N,), None, buf, 4.0, N)
+        step(model, 4.0)
+        knl(queue, (N,), None, buf, 0.25, N)
+        step(model, 0.25)
+        twin(queue, (N,), None, buf, 0.25, N)  # twin held 4.0
+        step(model, 0.25)
+    # A second kernel object of the function holds nothing of the first's.
+    other = cl.Kernel(program, "k")
+    other.set_scalar_arg_dtypes([None, np.float32, np.int32])
+    other(queue, (N,), None, buf, 0.25, N)
+    step(model, 0.25)
+    np.testing.assert_array_equal(read(queue, buf), model)
+
+    # An SVM pointer replaced by a buffer renews the kernel object (pycl's
+    # NVIDIA workaround, done on every driver): it holds no argument then.
+    if cl.characterize.has_coarse_grain_buffer_svm(ctx_factory.device):
+        svm = cl.SVMAllocation(ctx, 4 * N, 0, cl.svm_mem_flags.READ_WRITE, queue)
+        cl.enqueue_copy(queue, svm, model)
+        svm_model = model.copy()
+        knl(queue, (N,), None, svm, 0.75, N)
+        step(svm_model, 0.75)
+        before = knl.int_ptr
+        knl(queue, (N,), None, buf, 0.75, N)  # the same scalars, on the renewed kernel object
+        assert knl.int_ptr != before
+        step(model, 0.75)
+        np.testing.assert_array_equal(read(queue, buf), model)
+        out = np.empty(N, np.float32)
+        cl.enqueue_copy(queue, out, svm)
+        np.testing.assert_array_equal(out, svm_model)
+
+
 SHAPE_SOURCE = """
 __kernel void shape(__global int *global_sizes, __global int *local_sizes, int tag)
 {
