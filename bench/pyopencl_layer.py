@@ -74,9 +74,10 @@ def _floor(cl, queue) -> None:
     """Replace, in the layer, every call the operations make that reaches
     the driver by a no-op returning a complete event (kernel arguments,
     launches, reads, writes, waits), and each new array's Buffer by one made
-    before. What is left is PyOpenCL's own Python (with numpy) and the
-    cached properties it reads (``queue.context``, ``queue.device``).
-    Irreversible: only in a child."""
+    before. What is left is PyOpenCL's own Python (with numpy), the cached
+    properties it reads (``queue.context``, ``queue.device``) and the
+    no-ops' own calls (a Python call each, as any ``_cl`` call costs at
+    least). Irreversible: only in a child."""
     import pyopencl._cl as _cl
 
     done = cl.enqueue_marker(queue)
