@@ -14,10 +14,11 @@ import numpy as np
 from pycl import _wards
 from pycl import constants as _constants
 from pycl._args import (
+    DTYPE_ENTRIES,
     SIZE_LIMIT,
     VALID_MAP_FLAGS,
     describe,
-    dtype_of,
+    dtype_entry,
     host_bytes,
     map_flags_value,
     mem_handle,
@@ -32,7 +33,7 @@ from pycl._lib import ffi, lib
 from pycl.errors import UnavailableError, check, logic_error
 from pycl.event import Event, out_cell, take_event
 from pycl.mapping import MemoryMap
-from pycl.memory import array_interface, plain_dtype
+from pycl.memory import array_interface, array_over, plain_dtype
 from pycl.queue import CommandQueue, queue_handle
 from pycl.transfer import enqueue_fill_buffer
 
@@ -328,10 +329,13 @@ def enqueue_map_image(
                         plain = False
                         break
             if plain:
-                array_dtype = dtype if isinstance(dtype, np.dtype) else dtype_of(dtype)
+                try:
+                    array_dtype, typestr = DTYPE_ENTRIES[dtype]
+                except (KeyError, TypeError):
+                    array_dtype, typestr = dtype_entry(dtype)
                 # No split unless the shape holds the region's bytes.
                 if (
-                    array_dtype.hasobject
+                    typestr is None
                     or _map_strides(dims[::-1], array_dtype.itemsize, box[3] * img._element, box[4], box[5], 1, 1)
                     is None
                 ):
@@ -344,6 +348,7 @@ def enqueue_map_image(
         q, mem, flags, box, dims, array_dtype, array_order, array_strides, count, events = _checked_map(
             queue, img, flags, origin, region, shape, dtype, order, strides, wait_for
         )
+        typestr = None
     ox, oy, oz, w, h, d = box
     cell = out_cell("struct pycl_map_result")[0]
     status = _map(q, mem, 1 if is_blocking else 0, flags, ox, oy, oz, w, h, d, count, events, cell)
@@ -375,8 +380,17 @@ def enqueue_map_image(
                 "shape %r with strides %r reaches byte %d; the mapped region spans %d bytes "
                 "(row pitch %d, slice pitch %d)" % (dims, array_strides, reach, span, ystride, zstride),
             )
+    if typestr is not None:
+        memory_map.__array_interface__ = {
+            "shape": dims,
+            "typestr": typestr,
+            "data": (address, False),
+            "strides": array_strides,
+            "version": 3,
+        }
+        return _asarray(memory_map), event, row_pitch, slice_pitch
     memory_map.__array_interface__ = array_interface(address, dims, array_dtype, array_strides)
-    return _asarray(memory_map), event, row_pitch, slice_pitch
+    return array_over(memory_map, array_dtype), event, row_pitch, slice_pitch
 
 
 def _checked_map(

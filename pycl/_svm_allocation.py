@@ -34,7 +34,7 @@ from pycl._svm_pointer import EMPTY_PTR, UINT8, ArrayBase, SVMPointer
 from pycl.context import Context
 from pycl.errors import MemoryError, check, logic_error
 from pycl.event import out_cell
-from pycl.memory import array_interface, array_layout
+from pycl.memory import array_interface, array_layout, array_over
 from pycl.queue import CommandQueue
 
 if TYPE_CHECKING:
@@ -407,7 +407,7 @@ def _svm_empty(
     alloc._handle = None
     alloc._alloc(ctx, nbytes, alignment, flags, queue, routine, 4)
     alloc.__array_interface__ = array_interface(alloc._ptr if nbytes else EMPTY_PTR, shape, dtype, strides)
-    return np.asarray(alloc)
+    return array_over(alloc, dtype)
 
 
 def _like(ary: ArrayLike) -> tuple[tuple[int, ...], np.dtype[Any], str]:

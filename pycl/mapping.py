@@ -34,12 +34,21 @@ import numpy as np
 
 from pycl import _wards
 from pycl import budget as _budget
-from pycl._args import VALID_MAP_FLAGS, dtype_of, map_flags_value, mem_handle, size_value, wait_list
+from pycl._args import (
+    DTYPE_ENTRIES,
+    VALID_MAP_FLAGS,
+    dtype_entry,
+    dtype_of,
+    map_flags_value,
+    mem_handle,
+    size_value,
+    wait_list,
+)
 from pycl._enqueue import enqueued
 from pycl._lib import ffi, lib
 from pycl.errors import check, logic_error
 from pycl.event import Event, out_cell
-from pycl.memory import MemoryObject, array_interface, array_layout
+from pycl.memory import MemoryObject, array_interface, array_layout, array_over
 from pycl.queue import CommandQueue, queue_handle
 
 if TYPE_CHECKING:
@@ -197,9 +206,12 @@ def enqueue_map_buffer(
         q = queue._handle
         mem = buf._handle
         if q is not None and mem is not None and buf._ctx_ptr == queue._context._ptr:
-            array_dtype = dtype if isinstance(dtype, np.dtype) else dtype_of(dtype)
+            try:
+                array_dtype, typestr = DTYPE_ENTRIES[dtype]
+            except (KeyError, TypeError):
+                array_dtype, typestr = dtype_entry(dtype)
             dims: tuple[int, ...] = (shape,) if type(shape) is int else shape  # type: ignore[assignment]  # tested below
-            if type(dims) is tuple and not array_dtype.hasobject:
+            if type(dims) is tuple and typestr is not None:
                 nbytes = array_dtype.itemsize
                 for n in dims:
                     if type(n) is not int or n < 0:
@@ -214,6 +226,7 @@ def enqueue_map_buffer(
         q, mem, flags, offset, dims, array_dtype, array_strides, nbytes, count, events = _checked_map(
             queue, buf, flags, offset, shape, dtype, order, strides, wait_for
         )
+        typestr = None
     cell = out_cell("struct pycl_map_result")[0]
     status = _map_buffer(q, mem, 1 if is_blocking else 0, flags, offset, nbytes, count, events, cell)
     if status:
@@ -221,16 +234,16 @@ def enqueue_map_buffer(
     result = cell[0]
     address = result.address  # before _adopt, whose collection may map again on this thread
     memory_map, event = MemoryMap._adopt(result, buf, nbytes)
-    if array_strides is None and array_dtype.fields is None and array_dtype.subdtype is None:
+    if typestr is not None:
         memory_map.__array_interface__ = {
             "shape": dims,
-            "typestr": array_dtype.str,
+            "typestr": typestr,
             "data": (address, False),
             "version": 3,
         }
-    else:
-        memory_map.__array_interface__ = array_interface(address, dims, array_dtype, array_strides)
-    return _asarray(memory_map), event
+        return _asarray(memory_map), event
+    memory_map.__array_interface__ = array_interface(address, dims, array_dtype, array_strides)
+    return array_over(memory_map, array_dtype), event
 
 
 def _checked_map(

@@ -116,13 +116,39 @@ def array_interface(
     strides: Optional[tuple[Size, ...]],
     readonly: bool = False,
 ) -> dict[str, Any]:
-    """numpy's ``__array_interface__`` for ``shape``/``dtype`` at ``ptr``."""
+    """numpy's ``__array_interface__`` for ``shape``/``dtype`` at ``ptr``.
+    A subarray dtype adds its axes, as numpy's own arrays do
+    (``numpy.empty(3, "(2,)u2")`` has shape (3, 2) and dtype uint16)."""
+    if dtype.subdtype is not None:
+        dtype, axes = dtype.subdtype
+        if strides is not None:
+            inner: list[int] = []
+            step = dtype.itemsize
+            for n in reversed(axes):
+                inner.insert(0, step)
+                step *= n
+            strides = tuple(strides) + tuple(inner)
+        shape = shape + axes
     interface: dict[str, Any] = {"shape": shape, "typestr": dtype.str, "data": (ptr, readonly), "version": 3}
-    if dtype.fields is not None or dtype.subdtype is not None:
+    if dtype.fields is not None:
         interface["descr"] = dtype.descr
     if strides is not None:
         interface["strides"] = strides
     return interface
+
+
+def array_over(holder: Any, dtype: np.dtype[Any]) -> NDArray[Any]:
+    """``numpy.asarray(holder)`` over the ``__array_interface__`` that
+    ``array_interface`` made for ``dtype``. A structured dtype is set back on
+    the array: the interface's descr keeps its fields' offsets but not an
+    aligned dtype's own form (numpy names its padding ``f1``, ...), and
+    numpy's own ``as_strided`` sets it back the same way."""
+    array = np.asarray(holder)
+    if dtype.subdtype is not None:
+        dtype = dtype.subdtype[0]
+    if dtype.fields is not None and array.dtype != dtype:
+        array.dtype = dtype
+    return array
 
 
 def plain_dtype(dtype: DTypeLike, routine: str) -> np.dtype[Any]:
@@ -303,7 +329,7 @@ class MemoryObject(Handle):
             )
         _host_array.pending = (self, array_interface(ptr, shape, dtype, strides))
         try:
-            return np.asarray(self)
+            return array_over(self, dtype)
         finally:
             _host_array.pending = None
 

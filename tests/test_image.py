@@ -625,6 +625,32 @@ def test_map_honours_pitches(cq, kind):
         ary.base.release()
 
 
+@pytest.mark.parametrize(
+    "spec, shape",
+    [
+        (np.uint8, (5, 6, 4)),
+        (np.uint32, (5, 6)),
+        (cltypes.uchar4, (5, 6)),
+        ("(4,)u1", (5, 6)),
+        (np.dtype([("r", "u1"), ("g", "u1"), ("b", "u1"), ("a", "u1")]), (5, 6)),
+    ],
+)
+def test_map_dtype_forms(cq, spec, shape):
+    """Plain dtypes take the one-pass path; fields and subarrays the general
+    one: each gives numpy's array over the region's pixels."""
+    ctx, queue = cq
+    img = make_image(ctx, "2d", cl.ImageFormat(co.RGBA, ct.UNSIGNED_INT8))
+    model = random_pixels(np.random.default_rng(5), model_shape("2d", img.shape) + (4,), np.uint8)
+    cl.enqueue_copy(queue, img, model, origin=(0, 0), region=img.shape)
+    part = np.ascontiguousarray(model[0, 2:7, 1:7])
+    expected = np.ndarray(shape, np.dtype(spec), buffer=part.tobytes())
+    for _ in range(2):  # the second call finds its dtype remembered
+        ary = cl.enqueue_map_image(queue, img, cl.map_flags.READ, (1, 2), (6, 5), shape, spec)[0]
+        assert (ary.dtype, ary.shape) == (expected.dtype, expected.shape)
+        assert same_bytes(ary, expected)
+        ary.base.release().wait()
+
+
 def test_map_errors(cq):
     ctx, queue = cq
     img = make_image(ctx, "2d", cl.ImageFormat(co.RGBA, ct.UNSIGNED_INT8))

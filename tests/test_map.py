@@ -10,6 +10,7 @@ import pytest
 from bufutil import filled, read_all
 
 import pycl as cl
+from pycl import cltypes
 
 mf = cl.mem_flags
 MAP = cl.map_flags
@@ -64,6 +65,43 @@ def test_map_order_and_strides(cq):
         cl.enqueue_map_buffer(queue, buf, MAP.READ, 400, (3, 2), np.uint8, strides=(100, 7))
     with pytest.raises(cl.LogicError, match="negative"):
         cl.enqueue_map_buffer(queue, buf, MAP.READ, 0, (3,), np.uint8, strides=(-1,))
+
+
+# Plain dtypes take the one-pass path; fields, subarrays and unhashable
+# specs the general one. Each spec is mapped twice: the second call finds
+# its dtype remembered.
+DTYPE_SPECS = [
+    np.float32,
+    "<f4",
+    np.dtype(">i2"),
+    np.dtype("u8"),
+    "(2,)u2",
+    [("a", "<i4"), ("b", "u1", (3,))],
+    np.dtype([("x", "<u2"), ("y", "<f4")], align=True),
+    cltypes.uchar4,
+]
+
+
+@pytest.mark.parametrize("spec", DTYPE_SPECS, ids=lambda spec: str(np.dtype(spec)))
+def test_map_dtype_forms(cq, spec):
+    ctx, queue = cq
+    buf, model = filled(ctx, 256)
+    dtype = np.dtype(spec)
+    n = 96 // dtype.itemsize
+    # numpy's own array over the same bytes (a subarray dtype adds axes)
+    expected = np.ndarray((n,), dtype, buffer=model[8 : 8 + n * dtype.itemsize].tobytes())
+    for _ in range(2):
+        array, _ = cl.enqueue_map_buffer(queue, buf, MAP.READ | MAP.WRITE, 8, (n,), spec)
+        assert (array.dtype, array.shape) == (expected.dtype, expected.shape)
+        assert array.tobytes() == expected.tobytes()
+        array.base.release()
+    # writes through a structured map reach the buffer
+    array, _ = cl.enqueue_map_buffer(queue, buf, MAP.WRITE_INVALIDATE_REGION, 8, (n,), spec)
+    ones = np.full(n * dtype.itemsize, 0xA5, np.uint8)
+    array.view(np.uint8).reshape(-1)[:] = ones
+    array.base.release().wait()
+    model[8 : 8 + n * dtype.itemsize] = ones
+    np.testing.assert_array_equal(read_all(queue, buf), model)
 
 
 def test_second_release_and_other_queue(cq):

@@ -182,6 +182,24 @@ def test_zero_size_allocation(svm_ctx):
     gc.collect()
 
 
+@pytest.mark.parametrize("spec", ["(2,)u2", np.dtype([("x", "<u2"), ("y", "<f4")], align=True)])
+def test_arrays_of_subarray_and_aligned_dtypes(svm_ctx, spec):
+    """SVM arrays and a USE_HOST_PTR buffer's host array have numpy's shape
+    and dtype for the same spec (a subarray adds its axes; an aligned
+    structured dtype stays itself)."""
+    ctx, queue = svm_ctx
+    model = np.empty((3,), spec)
+    ary = cl.csvm_empty(ctx, (3,), spec, queue=queue)
+    assert (ary.shape, ary.dtype) == (model.shape, model.dtype)
+    ary.view(np.uint8)[...] = 7
+    assert ary.tobytes() == bytes([7]) * model.nbytes
+    host = np.arange(model.nbytes, dtype=np.uint8)
+    buf = cl.Buffer(ctx, RW | cl.mem_flags.USE_HOST_PTR, hostbuf=host)
+    view = buf.get_host_array((3,), spec)
+    assert (view.shape, view.dtype) == (model.shape, model.dtype)
+    assert view.tobytes() == host.tobytes()
+
+
 def test_allocation_argument_checks(svm_ctx, ctx_factory):
     ctx, queue = svm_ctx
     with pytest.raises(cl.LogicError, match="power of two"):
