@@ -26,6 +26,7 @@ from pycl._args import (
     size_value,
     sizes,
 )
+from pycl._handle import out_cell
 from pycl._image_format import IMAGE_TYPES, ImageFormat, check_format_supported, is_known_format, require_images
 from pycl._lib import ffi, lib
 from pycl.errors import UnavailableError, check, logic_error
@@ -350,8 +351,7 @@ class Image(MemoryObject):
         handle = context._live()
         key: Optional[tuple[int, int, int, tuple[int, ...]]]
         if (
-            hostbuf is None
-            and buffer is None
+            buffer is None
             and pitches is None
             and properties is None
             and is_array is False
@@ -359,15 +359,35 @@ class Image(MemoryObject):
             and type(flags) is int
             and type(format) is ImageFormat
         ):
-            # The common creation (no host memory, no buffer): the checks
-            # depend on nothing but these values and the context, so a plan
-            # that passed them once is reused. sizes() keeps (512.0, 512) from
-            # matching the plan of (512, 512).
+            # The common creations (no buffer, no pitches): the checks depend
+            # on nothing but these values and the context, so a plan that
+            # passed them once is reused. sizes() keeps (512.0, 512) from
+            # matching the plan of (512, 512). With a hostbuf, what depends on
+            # it is checked here: it holds the tightly packed image (the
+            # plan's pitches are 0, which means tight), the driver may write
+            # it where USE_HOST_PTR says so, and the copy is not staged.
+            # Anything else takes the general path, which names it.
             key = (flags, format.channel_order, format.channel_data_type, sizes(shape, "shape", routine))
             plan = context._memo.get(_PLANS, _NO_PLANS).get(key)
             if plan is not None:
-                self._create(context, handle, flags, format, plan, ffi.NULL, None)
-                return
+                if hostbuf is None:
+                    if not flags & _USE_OR_COPY:
+                        self._create(context, handle, flags, format, plan, ffi.NULL, None)
+                        return
+                elif flags & _USE_OR_COPY:
+                    extent = plan[2]
+                    nbytes = plan[3] * extent[0] * extent[1] * extent[2]
+                    try:
+                        host = _from_buffer("char[]", hostbuf, bool(flags & _mf.USE_HOST_PTR))
+                    except (TypeError, ValueError, BufferError):
+                        host = None
+                    if (
+                        host is not None
+                        and len(host) >= nbytes
+                        and not _staging.stages_creation(context, flags, hostbuf, nbytes)
+                    ):
+                        self._create(context, handle, flags, format, plan, host, None, None, hostbuf)
+                        return
         else:
             key = None
         require_images(context, routine)
@@ -409,6 +429,8 @@ class Image(MemoryObject):
                 flags &= ~_mf.COPY_HOST_PTR
                 host = ffi.NULL
                 row = slice_ = 0
+        if (row, slice_) == _tight(image_type, shape, element):
+            row = slice_ = 0  # OpenCL's tight packing, so that the plan serves creations without host memory too
         plan = _plan(image_type, shape, element, format, row, slice_, buffer_handle)
         if key is not None:
             plans = context._memo.setdefault(_PLANS, {})
@@ -434,16 +456,18 @@ class Image(MemoryObject):
         """clCreateImage of a checked ``plan``: (image type, shape, extent,
         element size, format struct, descriptor)."""
         image_type, shape, extent, element, c_format, desc = plan
-        c_properties = properties_array(properties, "cl_mem_properties", "create_image")
+        c_properties = (
+            _NULL if properties is None else properties_array(properties, "cl_mem_properties", "create_image")
+        )
         # An image over a buffer owns no memory of its own.
         charged = element * extent[0] * extent[1] * extent[2] if _budget.enabled and buffer is None else 0
         if charged:
             _budget.charge(context, charged)
-        raw = ffi.new("cl_mem *")
-        status = lib.pycl_image_create(handle, c_properties, flags, c_format, desc, host, raw)
+        cell, cell_int = out_cell("cl_mem")
+        status = _image_create(handle, c_properties, flags, c_format, desc, host, cell)
         if status in ALLOCATION_FAILURES:
             _budget.collect()  # collected objects give their memory back
-            status = lib.pycl_image_create(handle, c_properties, flags, c_format, desc, host, raw)
+            status = _image_create(handle, c_properties, flags, c_format, desc, host, cell)
         if status:
             check(
                 status,
@@ -451,20 +475,27 @@ class Image(MemoryObject):
                 "%s image of shape %r, format %r, flags %s"
                 % (_mot.to_string(image_type), shape, format, _mf.to_string(flags, "0x%x")),
             )
-        self._adopt(raw[0])
+        # MemoryObject._adopt and _set_cache, inlined (creation is a
+        # benchmarked micro-operation). CL_MEM_SIZE (driver-specific padding
+        # included) is queried on first use.
+        self._ptr = cell_int[0]
+        self._handle = _gc(cell[0], _release_mem)
+        self._hostbuf = hostbuf if flags & _mf.USE_HOST_PTR else None
         if charged:
             self._charged = charged
         if not flags & (_mf.READ_WRITE | _mf.WRITE_ONLY | _mf.READ_ONLY):
             flags |= _mf.READ_WRITE
-        # CL_MEM_SIZE (driver-specific padding included) is queried on first use.
-        self._set_cache(None, flags, image_type, context)
+        self._size = None  # type: ignore[assignment]  # see _size
+        self._flags = flags
+        self._type = image_type
+        self._context = context
+        self._ctx_ptr = context._ptr
+        self._transfer_kind = "image"
         self._format = format
         self._shape = shape
         self._extent = extent
         self._element = element
         self._buffer = buffer
-        if flags & _mf.USE_HOST_PTR:
-            self._hostbuf = hostbuf
 
     def _copy_in_later(self, hostbuf: HostSource, host: Any, row: int, slice_: int, staged: bool) -> None:
         """COPY_HOST_PTR done as a blocking write after creation: staged, on
@@ -562,6 +593,9 @@ class Image(MemoryObject):
 
 # context._memo[_PLANS]: (flags, channel order, channel type, shape) ->
 # Image._create's plan, for the first _MAX_PLANS image kinds made.
+_USE_OR_COPY = _mf.USE_HOST_PTR | _mf.COPY_HOST_PTR
+_from_buffer, _gc, _NULL = ffi.from_buffer, ffi.gc, ffi.NULL
+_image_create, _release_mem = lib.pycl_image_create, lib.pycl_mem_release
 _PLANS = "image plans"
 _MAX_PLANS = 256
 _NO_PLANS: dict[tuple[int, int, int, tuple[int, ...]], _Plan] = {}

@@ -235,6 +235,46 @@ def test_use_host_ptr_keeps_hostbuf(cq):
         cl.create_image(ctx, mf.READ_WRITE | mf.USE_HOST_PTR, fmt, (8, 4), hostbuf=ro)
 
 
+@pytest.mark.parametrize("kind", ["1d", "1d_array", "2d", "2d_array", "3d"])
+def test_creation_from_hostbuf_after_a_plan(cq, kind):
+    """Creations of one (flags, format, shape) reuse its checked plan; with a
+    hostbuf, what depends on the hostbuf is still checked at every call, with
+    the general path's messages, and the contents are the hostbuf's."""
+    ctx, queue = cq
+    fmt = cl.ImageFormat(co.RGBA, ct.UNSIGNED_INT8)
+    shape, is_array = TYPES[kind]
+    if not supported(ctx, fmt, MOT[kind]):
+        pytest.skip("%r not supported for %s images on this device" % (fmt, kind))
+    rng = np.random.default_rng(11)
+    for flags in (mf.READ_ONLY | mf.COPY_HOST_PTR, mf.READ_WRITE | mf.USE_HOST_PTR):
+        for _ in range(3):  # the first call makes the plan, the others take it
+            model = random_pixels(rng, model_shape(kind, shape) + (4,), np.uint8)
+            host = model.copy()
+            img = cl.create_image(ctx, flags, fmt, shape, hostbuf=host, is_array=is_array)
+            assert (img.hostbuf is host) == bool(flags & mf.USE_HOST_PTR)
+            assert np.array_equal(read_all(queue, img, kind, 4, np.uint8), model)
+            # the plan made with a hostbuf serves a creation without one
+            empty = cl.create_image(ctx, flags & ~(mf.COPY_HOST_PTR | mf.USE_HOST_PTR), fmt, shape, is_array=is_array)
+            assert empty.shape == img.shape
+        small = np.zeros(model.nbytes - 1, np.uint8)
+        with pytest.raises(cl.LogicError, match="needs %d bytes of host memory" % model.nbytes):
+            cl.create_image(ctx, flags, fmt, shape, hostbuf=small, is_array=is_array)
+        with pytest.raises(cl.LogicError, match="need a hostbuf"):
+            cl.create_image(ctx, flags, fmt, shape, is_array=is_array)
+        gaps = np.zeros(model.shape[:-1] + (8,), np.uint8)[..., ::2]
+        with pytest.raises(TypeError, match="not contiguous"):
+            cl.create_image(ctx, flags, fmt, shape, hostbuf=gaps, is_array=is_array)
+    read_only = model.copy()
+    read_only.flags.writeable = False
+    with pytest.raises(cl.LogicError, match="read-only"):
+        cl.create_image(ctx, mf.READ_WRITE | mf.USE_HOST_PTR, fmt, shape, hostbuf=read_only, is_array=is_array)
+    # COPY_HOST_PTR takes read-only memory, and bytes
+    img = cl.create_image(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, fmt, shape, hostbuf=read_only, is_array=is_array)
+    assert np.array_equal(read_all(queue, img, kind, 4, np.uint8), read_only)
+    img = cl.create_image(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, fmt, shape, hostbuf=model.tobytes(), is_array=is_array)
+    assert np.array_equal(read_all(queue, img, kind, 4, np.uint8), model)
+
+
 def test_creation_errors(cq):
     ctx, queue = cq
     fmt = cl.ImageFormat(co.RGBA, ct.FLOAT)
