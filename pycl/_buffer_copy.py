@@ -127,6 +127,7 @@ def fast_host_copy(
 _from_buffer, _NULL = ffi.from_buffer, ffi.NULL
 _ndarray = np.ndarray
 _enqueue_read, _enqueue_write = lib.pycl_enqueue_read_buffer, lib.pycl_enqueue_write_buffer
+_copy_buffer = lib.pycl_enqueue_copy_buffer
 
 
 def _host_route(reading: bool) -> Route:
@@ -246,9 +247,49 @@ def copy_buffer(
     dest_offset: Optional[Size] = None,
 ) -> Event:
     """``enqueue_copy(queue, dest, src)`` for two buffers of one context."""
-    routine = "enqueue_copy"
     if _wards._pending:
         _wards.prune_completed_front()
+    # The common call in one pass: two live buffers of the queue's context
+    # with different roots (so no overlap to check), plain offsets and
+    # byte count inside both, no wait list. Anything else, mistakes
+    # included, takes the general path below, which checks again and
+    # names it.
+    if (
+        type(queue) is CommandQueue
+        and type(src_offset) is int
+        and type(dst_offset) is int
+        and (byte_count is None or type(byte_count) is int)
+        and dest_offset is None
+        and not wait_for
+        and src_offset >= 0
+        and dst_offset >= 0
+    ):
+        q = queue._handle
+        src_mem = src._handle
+        dst_mem = dest._handle
+        context = queue._context._ptr
+        if (
+            q is not None
+            and src_mem is not None
+            and dst_mem is not None
+            and src._ctx_ptr == context
+            and dest._ctx_ptr == context
+            and src._root_ptr != dest._root_ptr
+        ):
+            n = min(src._size - src_offset, dest._size - dst_offset) if byte_count is None else byte_count
+            if n > 0 and src_offset + n <= src._size and dst_offset + n <= dest._size:
+                out = out_cell()[0]
+                status = _copy_buffer(q, src_mem, dst_mem, src_offset, dst_offset, n, 0, _NULL, out)
+                return enqueued(
+                    status,
+                    out,
+                    "clEnqueueCopyBuffer",
+                    "src_offset %d, dst_offset %d, %d bytes",
+                    src_offset,
+                    dst_offset,
+                    n,
+                )
+    routine = "enqueue_copy"
     q = queue_handle(queue, routine)
     src_mem = mem_handle(src, queue, routine, "src")
     dst_mem = mem_handle(dest, queue, routine, "dest")
@@ -259,7 +300,7 @@ def copy_buffer(
     if n == 0:
         return marker(q, count, events, Event)
     out = out_cell()[0]
-    status = lib.pycl_enqueue_copy_buffer(q, src_mem, dst_mem, src_offset, dst_offset, n, count, events, out)
+    status = _copy_buffer(q, src_mem, dst_mem, src_offset, dst_offset, n, count, events, out)
     return enqueued(
         status, out, "clEnqueueCopyBuffer", "src_offset %d, dst_offset %d, %d bytes", src_offset, dst_offset, n
     )

@@ -84,15 +84,46 @@ def enqueue_copy(queue: CommandQueue, dest: object, src: object, **kwargs: Any) 
     object alive instead); zero-byte transfers enqueue a marker.
     """
     if not kwargs and type(queue) is CommandQueue:
-        # The most frequent call, a blocking copy between a whole host array
-        # and the start of a buffer, in one pass (see fast_host_copy).
+        # The most frequent calls, a blocking copy between a whole host array
+        # and the start of a buffer (see fast_host_copy) and a copy between
+        # two buffers, without the routes' look-up.
         if isinstance(dest, MemoryObject):
             if dest._transfer_kind == "buffer":
-                event = fast_host_copy(queue, dest, src, False)
-                if event is not None:
-                    return event
+                if not isinstance(src, MemoryObject):
+                    event = fast_host_copy(queue, dest, src, False)
+                    if event is not None:
+                        return event
+                elif src._transfer_kind == "buffer":
+                    return copy_buffer(queue, dest, src)  # type: ignore[arg-type]  # both of kind "buffer"
         elif isinstance(src, MemoryObject) and src._transfer_kind == "buffer":
             event = fast_host_copy(queue, src, dest, True)
+            if event is not None:
+                return event
+    elif type(queue) is CommandQueue and len(kwargs) <= 3:
+        # The same copies with a buffer offset, a wait list or non-blocking.
+        if isinstance(dest, MemoryObject):
+            if dest._transfer_kind == "buffer" and not isinstance(src, MemoryObject) and kwargs.keys() <= _WRITE_KEYS:
+                event = fast_host_copy(
+                    queue,
+                    dest,
+                    src,
+                    False,
+                    kwargs.get("dst_offset", 0),
+                    kwargs.get("wait_for"),
+                    kwargs.get("is_blocking", True),
+                )
+                if event is not None:
+                    return event
+        elif isinstance(src, MemoryObject) and src._transfer_kind == "buffer" and kwargs.keys() <= _READ_KEYS:
+            event = fast_host_copy(
+                queue,
+                src,
+                dest,
+                True,
+                kwargs.get("src_offset", 0),
+                kwargs.get("wait_for"),
+                kwargs.get("is_blocking", True),
+            )
             if event is not None:
                 return event
     # transfer_kind, inlined for host objects (one test).
@@ -131,6 +162,9 @@ def _check_alias_presence(function: Route, kwargs: dict[str, Any]) -> None:
         raise TypeError("enqueue_copy: may not specify both '%s' and '%s'" % (new, old))
 
 
+# The keywords fast_host_copy takes, by direction.
+_WRITE_KEYS = frozenset(("dst_offset", "wait_for", "is_blocking"))
+_READ_KEYS = frozenset(("src_offset", "wait_for", "is_blocking"))
 _HOST_RECT = ("buffer_origin", "host_origin", "region", "buffer_pitches", "host_pitches", "is_blocking", "wait_for")
 _HOST_LINEAR = ("dst_offset", "src_offset", "is_blocking", "wait_for", "device_offset")
 register_route("buffer", "host", write_buffer, _HOST_LINEAR)

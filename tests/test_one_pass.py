@@ -20,6 +20,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import pycl as cl
+import pycl._buffer_copy
 import pycl._image_copy
 import pycl._image_fill_map
 import pycl._rect
@@ -589,6 +590,148 @@ def test_map_image_paths_agree(images, mistake):
 # {{{ the common calls take the one-pass paths
 
 
+# {{{ copies between two buffers, and between a buffer and the host with keywords
+
+
+def read_back(queue, buf):
+    out = np.empty(buf.size, np.uint8)
+    cl.enqueue_copy(queue, out, buf)
+    return out
+
+
+COPY_MISTAKES = ["src_offset", "dst_offset", "byte_count", "buffer", "wait", "dest_offset", "same root"]
+
+
+@pytest.mark.parametrize("mistake", [None] + COPY_MISTAKES)
+def test_buffer_copy_paths_agree(setup, mistake):
+    ctx, queue, general, buffers, model = setup
+    src = buffers["plain"]
+    dest = cl.Buffer(ctx, mf.READ_WRITE, BUF_SIZE - 64)
+
+    @given(st.data())
+    def check(data):
+        draw = data.draw
+        dest_model = np.random.default_rng(draw(st.integers(0, 99))).integers(0, 256, dest.size, dtype=np.uint8)
+        cl.enqueue_copy(queue, dest, dest_model)
+        target, target_model = dest, dest_model
+        if mistake == "same root":  # overlapping or not, within one buffer or with a sub-buffer of it
+            target = draw(st.sampled_from([src, src.get_sub_region(0, 256)]))
+            target_model = model[: target.size]
+        so = draw(st.integers(0, BUF_SIZE - 1))
+        do = draw(st.integers(0, target.size - 1))
+        room = min(BUF_SIZE - so, target.size - do)
+        count = draw(st.sampled_from([None, draw(st.integers(1, room))]))
+        kwargs = {}
+        if count is not None or mistake == "byte_count":
+            kwargs["byte_count"] = count
+        if so or draw(st.booleans()):
+            kwargs["src_offset"] = so
+        if do or draw(st.booleans()):
+            kwargs["dst_offset"] = do
+        if mistake == "src_offset":
+            kwargs["src_offset"] = draw(st.sampled_from(JUNK + [BUF_SIZE + 1, np.int64(so)]))
+        if mistake == "dst_offset":
+            kwargs["dst_offset"] = draw(st.sampled_from(JUNK + [target.size + 1, np.int64(do)]))
+        if mistake == "byte_count":
+            kwargs["byte_count"] = draw(st.sampled_from(JUNK + [0, room + 1, np.int64(room)]))
+        if mistake == "dest_offset":
+            kwargs["dest_offset"] = do
+        if mistake == "wait":
+            kwargs["wait_for"] = wait_for_value(draw(wait_fors), ctx)
+        a, b = src, target
+        if mistake == "buffer":  # (a device-side copy needs no host access)
+            bad = buffers[draw(st.sampled_from(["other context", "released"]))]
+            a, b = draw(st.sampled_from([(bad, target), (src, bad)]))
+        if not kwargs and draw(st.booleans()):
+            kwargs = None  # no keywords at all: enqueue_copy's own shortcut
+        results = []
+        for q in (queue, general):
+            result = outcome(cl.enqueue_copy, q, b, a, **(kwargs or {}))
+            if result[0] == "returned":
+                result[1].wait()
+                result = ("returned", type(result[1]))
+            results.append(result)
+        fast, slow = results
+        if both_failed(fast, slow):
+            return
+        assert fast == slow
+        # Both calls copied the same bytes (copies between disjoint ranges
+        # repeat alike): the target holds them once.
+        expected = target_model.copy()
+        kw = kwargs or {}
+        s0 = kw.get("src_offset", 0)
+        d0 = kw.get("dest_offset", kw.get("dst_offset", 0)) or 0
+        n = kw.get("byte_count")
+        if n is None:
+            n = min(BUF_SIZE - s0, target.size - d0)
+        expected[d0 : d0 + n] = model[s0 : s0 + n]
+        np.testing.assert_array_equal(read_back(queue, target), expected)
+        if target is not dest:
+            cl.enqueue_copy(queue, src, model)  # as the other draws expect it
+
+    check()
+
+
+HOST_KEYWORD_MISTAKES = ["offset", "host", "buffer", "wait", "too long", "other keyword"]
+
+
+@pytest.mark.parametrize("reading", [False, True], ids=["write", "read"])
+@pytest.mark.parametrize("mistake", [None] + HOST_KEYWORD_MISTAKES)
+def test_host_copy_keyword_paths_agree(setup, reading, mistake):
+    ctx, queue, general, buffers, model = setup
+    offset_name = "src_offset" if reading else "dst_offset"
+
+    @given(st.data())
+    def check(data):
+        draw = data.draw
+        cl.enqueue_copy(queue, buffers["plain"], model)
+        offset = draw(st.integers(0, BUF_SIZE - 1))
+        size = draw(st.integers(1, BUF_SIZE - offset))
+        if mistake == "too long":
+            size = BUF_SIZE - offset + draw(st.integers(1, 9))
+        kwargs = {}
+        if offset or draw(st.booleans()):
+            kwargs[offset_name] = offset
+        if draw(st.booleans()):
+            kwargs["is_blocking"] = draw(st.sampled_from([False, True, 0, 1]))
+        if mistake == "offset":
+            kwargs[offset_name] = draw(st.sampled_from(JUNK + [BUF_SIZE, np.int64(offset)]))
+        if mistake == "wait":
+            kwargs["wait_for"] = wait_for_value(draw(wait_fors), ctx)
+        if mistake == "other keyword":
+            kwargs[draw(st.sampled_from(["src_offset" if not reading else "dst_offset", "device_offset", "x"]))] = 0
+        buf = buffers[draw(bad_buffer_kinds) if mistake == "buffer" else "plain"]
+        kind = draw(host_kinds) if mistake == "host" else "plain"
+        seed = draw(st.integers(0, 99))
+        results, hosts = [], []
+        for q in (queue, general):
+            host = host_array(kind, size, seed)
+            hosts.append(host)
+            args = (q, host, buf) if reading else (q, buf, host)
+            result = outcome(cl.enqueue_copy, *args, **kwargs)
+            if result[0] == "returned":
+                result[1].wait()
+                result = ("returned", type(result[1]), result[1].get_ward() is host)
+            results.append(result)
+        fast, slow = results
+        if both_failed(fast, slow):
+            return
+        assert fast == slow
+        start = kwargs.get(offset_name, 0)
+        if reading:
+            for host in hosts:
+                np.testing.assert_array_equal(np.asarray(host), model[start : start + size])
+        else:
+            expected = model.copy()
+            expected[start : start + size] = np.asarray(hosts[0], np.uint8)
+            np.testing.assert_array_equal(read_back(queue, buf), expected)
+
+    check()
+
+
+# }}}
+
+
 def test_common_calls_take_one_pass(images, monkeypatch):
     ctx, queue, _general, made = images
     buf = cl.Buffer(ctx, mf.READ_WRITE, BUF_SIZE)
@@ -608,6 +751,11 @@ def test_common_calls_take_one_pass(images, monkeypatch):
         array.base.release()
         array = cl.enqueue_map_image(queue, img, MAP.READ, (1, 1), (3, 2), (2, 3, 4), np.uint8)[0]
         array.base.release().wait()
+        other = cl.Buffer(ctx, mf.READ_WRITE, BUF_SIZE)
+        cl.enqueue_copy(queue, other, buf)
+        cl.enqueue_copy(queue, other, buf, byte_count=64, src_offset=8, dst_offset=128)
+        cl.enqueue_copy(queue, buf, block, dst_offset=32, is_blocking=False).wait()
+        cl.enqueue_copy(queue, block, buf, src_offset=16, wait_for=[cl.enqueue_marker(queue)])
 
     calls()  # what the one-pass paths remember (flags, colors) is learned here
 
@@ -620,6 +768,7 @@ def test_common_calls_take_one_pass(images, monkeypatch):
         (pycl._image_fill_map, "_fill_checked"),
         (pycl._image_fill_map, "_checked_map"),
         (pycl.mapping, "_checked_map"),
+        (pycl._buffer_copy, "queue_handle"),  # the general paths of buffer copies and host copies
     ):
         monkeypatch.setattr(module, name, general_path)
     calls()
