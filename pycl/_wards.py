@@ -31,14 +31,13 @@ __all__ = ["keep", "prune", "prune_completed_front", "pending_count"]
 _pending: list[tuple[Any, object]] = []  # [(event cdata with ffi.gc, keepalive)], oldest first
 _lock = threading.Lock()
 _full_scan_at = 16
-_STATUS = lib.CL_EVENT_COMMAND_EXECUTION_STATUS
+_event_status, _COMPLETE = lib.pycl_event_status, lib.CL_COMPLETE
 
 
 def _done(event: Any) -> bool:
-    status = ffi.new("cl_int *")
-    if lib.pycl_event_get_info(event, _STATUS, ffi.sizeof("cl_int"), status, ffi.NULL):
-        return True  # an event the driver no longer knows cannot be running
-    return status[0] <= lib.CL_COMPLETE  # COMPLETE (0) or an error (< 0)
+    # COMPLETE (0), a failed command (< 0), or an event the driver no longer
+    # knows (the query's error, < 0 too), which cannot be running.
+    return _event_status(event) <= _COMPLETE
 
 
 def keep(raw_event: Any, keepalive: object) -> None:

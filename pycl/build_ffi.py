@@ -132,6 +132,8 @@ KEEPS_GIL: list[str] = [
     "pycl_sub_buffer_release",
     "pycl_event_retain",
     "pycl_event_release",
+    # An event's status: a query, which never waits.
+    "pycl_event_status",
     # An SVM allocation's destructor: enqueues its free or frees at once
     # (clSVMFree does not wait for commands), under svm.c's lock, which no
     # thread holds across a blocking call. (pycl_svm_alloc releases the GIL:
