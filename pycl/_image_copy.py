@@ -350,6 +350,8 @@ def _image_host_route(reading: bool) -> Route:
 _SLICELESS = frozenset([_mot.IMAGE1D, _mot.IMAGE1D_BUFFER, _mot.IMAGE2D])  # host pitches without a slice pitch
 _IMAGE1D_ARRAY = _mot.IMAGE1D_ARRAY
 _from_buffer, _NULL, _image_region = ffi.from_buffer, ffi.NULL, lib.pycl_image_region
+_buffer_image_copy, _image_copy_call = lib.pycl_buffer_image_copy, lib.pycl_image_copy
+_IMAGE1D_BUFFER = _mot.IMAGE1D_BUFFER
 _ndarray = np.ndarray
 _new_object, _gc, _release_event = object.__new__, ffi.gc, lib.pycl_event_release
 
@@ -402,13 +404,58 @@ def _copy_buffer_image(
     and ``src`` are an ``Image`` and a ``Buffer`` in either order (the route
     table sends only those pairs here). ``offset`` is the buffer's, ``origin``
     the image's."""
-    routine = "enqueue_copy"
     if _wards._pending:
         _wards.prune_completed_front()
+    into_image = dest._transfer_kind == "image"
+    # The common call in one pass: a live image (not a 1D buffer image, see
+    # buffer_image_crashes) and buffer of the queue's context, a plain box
+    # inside the image, a plain offset whose span fits the buffer, no wait
+    # list. Anything else, mistakes included, takes the general path below,
+    # which checks again and names it.
+    if type(queue) is CommandQueue and type(offset) is int and offset >= 0 and not wait_for:
+        image_arg, buffer_arg = (dest, src) if into_image else (src, dest)
+        q = queue._handle
+        src_mem = src._handle
+        dst_mem = dest._handle
+        context = queue._context._ptr
+        box = plain_box(image_arg, origin, region) if type(image_arg) is Image else None
+        if (
+            box is not None
+            and q is not None
+            and src_mem is not None
+            and dst_mem is not None
+            and src._ctx_ptr == context
+            and dest._ctx_ptr == context
+            and image_arg._type != _IMAGE1D_BUFFER
+        ):
+            ox, oy, oz, rx, ry, rz = box
+            if offset + rx * ry * rz * image_arg._element <= buffer_arg._size:
+                out = out_cell()[0]
+                if into_image:
+                    status = _buffer_image_copy(q, src_mem, dst_mem, 1, offset, ox, oy, oz, rx, ry, rz, 0, _NULL, out)
+                    return enqueued(
+                        status,
+                        out,
+                        "clEnqueueCopyBufferToImage",
+                        "offset %d, origin %r, region %r",
+                        offset,
+                        (ox, oy, oz),
+                        (rx, ry, rz),
+                    )
+                status = _buffer_image_copy(q, dst_mem, src_mem, 0, offset, ox, oy, oz, rx, ry, rz, 0, _NULL, out)
+                return enqueued(
+                    status,
+                    out,
+                    "clEnqueueCopyImageToBuffer",
+                    "origin %r, region %r, offset %d",
+                    (ox, oy, oz),
+                    (rx, ry, rz),
+                    offset,
+                )
+    routine = "enqueue_copy"
     q = queue_handle(queue, routine)
     src_mem = mem_handle(src, queue, routine, "src")
     dst_mem = mem_handle(dest, queue, routine, "dest")
-    into_image = dest._transfer_kind == "image"
     image: Image
     buffer: Buffer
     if into_image:
@@ -461,9 +508,53 @@ def _copy_image(
     wait_for: WaitList = None,
     dst_origin: Optional[_Coords] = None,
 ) -> Event:
-    routine = "enqueue_copy"
     if _wards._pending:
         _wards.prune_completed_front()
+    # The common call in one pass: two live images of the queue's context
+    # (not one image: no overlap to check) with the same format, plain
+    # boxes inside both, no wait list. Anything else, mistakes included,
+    # takes the general path below, which checks again and names it.
+    if (
+        type(queue) is CommandQueue
+        and type(src) is Image
+        and type(dest) is Image
+        and dst_origin is None
+        and not wait_for
+        and src is not dest
+    ):
+        q = queue._handle
+        src_mem = src._handle
+        dst_mem = dest._handle
+        context = queue._context._ptr
+        src_box = plain_box(src, src_origin, region)
+        dest_box = plain_box(dest, dest_origin, region)
+        src_format, dest_format = src._format, dest._format
+        if (
+            src_box is not None
+            and dest_box is not None
+            and q is not None
+            and src_mem is not None
+            and dst_mem is not None
+            and src._ctx_ptr == context
+            and dest._ctx_ptr == context
+            and src._ptr != dest._ptr
+            and src_format.channel_order == dest_format.channel_order
+            and src_format.channel_data_type == dest_format.channel_data_type
+        ):
+            sx, sy, sz, rx, ry, rz = src_box
+            dx, dy, dz = dest_box[:3]
+            out = out_cell()[0]
+            status = _image_copy_call(q, src_mem, dst_mem, sx, sy, sz, dx, dy, dz, rx, ry, rz, 0, _NULL, out)
+            return enqueued(
+                status,
+                out,
+                "clEnqueueCopyImage",
+                "src_origin %r, dest_origin %r, region %r",
+                (sx, sy, sz),
+                (dx, dy, dz),
+                (rx, ry, rz),
+            )
+    routine = "enqueue_copy"
     dest_name = "dest_origin"
     if dest_origin is None and dst_origin is not None:
         dest_origin, dest_name = dst_origin, "dst_origin"

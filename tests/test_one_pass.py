@@ -489,6 +489,95 @@ def test_image_region_paths_agree(images, mistake):
     check()
 
 
+DEVICE_COPY_MISTAKES = ["origin", "region", "outside", "wait", "image", "buffer", "offset", "format", "same image"]
+
+
+@pytest.mark.parametrize("direction", ["image to image", "image to buffer", "buffer to image"])
+@pytest.mark.parametrize("mistake", [None] + DEVICE_COPY_MISTAKES)
+def test_device_image_copy_paths_agree(images, setup, direction, mistake):
+    ctx, queue, general, made = images
+    buffers = setup[3]
+    other_format = cl.ImageFormat(cl.channel_order.R, cl.channel_type.UNSIGNED_INT32)  # 4 bytes too
+    targets = {}
+    for kind, (shape, is_array) in IMAGE_SHAPES.items():
+        targets[kind] = cl.create_image(ctx, mf.READ_WRITE, FMT, shape, is_array=is_array)
+        if other_format in cl.get_supported_image_formats(ctx, mf.READ_WRITE, targets[kind].type):
+            targets[kind, "format"] = cl.create_image(ctx, mf.READ_WRITE, other_format, shape, is_array=is_array)
+    buf = buffers["plain"]
+
+    @given(st.data())
+    def check(data):
+        draw = data.draw
+        kind = draw(image_kinds)
+        img, model, origin, region, spelled_origin, spelled_region = box_args(draw, kind, mistake, made)
+        if mistake == "image":  # a device-side copy needs no host access
+            img, model = made[draw(st.sampled_from(["released", "other context"]))]
+        target = targets[kind]
+        if mistake == "format" and (kind, "format") in targets:
+            target = targets[kind, "format"]
+        if mistake == "same image":
+            target = img
+        nbytes = region[0] * region[1] * region[2] * 4
+        offset = draw(st.integers(0, BUF_SIZE - nbytes))
+        kwargs = {"region": spelled_region}
+        if mistake == "wait":
+            kwargs["wait_for"] = wait_for_value(draw(wait_fors), ctx)
+        dest_origin = origin
+        if direction == "image to image":
+            dest_origin = draw(image_box(kind))[0] if mistake == "same image" else origin
+            kwargs["src_origin"] = spelled_origin
+            kwargs[draw(st.sampled_from(["dest_origin", "dst_origin"]))] = dest_origin
+            args = (target, img)
+        else:
+            kwargs["origin"] = spelled_origin
+            kwargs["offset"] = (
+                draw(st.sampled_from(JUNK + [BUF_SIZE, np.int64(offset)])) if mistake == "offset" else offset
+            )
+            other = buffers[draw(st.sampled_from(["released", "other context"]))] if mistake == "buffer" else buf
+            args = (other, img) if direction == "image to buffer" else (img, other)
+        # The image the call writes or reads, and what it holds before.
+        watched = target if direction == "image to image" else img
+        zeros = np.zeros(padded(IMAGE_SHAPES[kind][0], 1)[::-1] + (4,), np.uint8)
+        start = zeros if watched is target and target is not img else model
+        results = []
+        for q in (queue, general):
+            cl.enqueue_copy(queue, buf, setup[4])
+            if model is not None:
+                reset_image(queue, img, model)
+            if start is zeros:
+                reset_image(queue, target, zeros)
+            result = outcome(cl.enqueue_copy, q, *args, **kwargs)
+            q.finish()
+            if result[0] == "returned":
+                result = ("returned", type(result[1]))
+            after = read_image(queue, watched, start) if start is not None else None
+            results.append((result, read_back(queue, buf), after))
+        (fast, fast_buf, fast_img), (slow, slow_buf, slow_img) = results
+        if both_failed(fast, slow):
+            return
+        assert fast == slow
+        np.testing.assert_array_equal(fast_buf, slow_buf)
+        np.testing.assert_array_equal(fast_img, slow_img)
+        origin, region = padded(spelled_origin, 0), padded(spelled_region, 1)  # an empty region is no mistake
+        nbytes = region[0] * region[1] * region[2] * 4
+        if direction == "image to buffer":
+            expected = setup[4].copy()
+            expected[offset : offset + nbytes] = region_of(model, origin, region).reshape(-1)
+            np.testing.assert_array_equal(fast_buf, expected)
+        elif direction == "buffer to image":
+            expected = model.copy()
+            region_of(expected, origin, region)[...] = setup[4][offset : offset + nbytes].reshape(
+                region_of(model, origin, region).shape
+            )
+            np.testing.assert_array_equal(fast_img, expected)
+        elif target is not img:
+            expected = np.zeros_like(model)
+            region_of(expected, padded(dest_origin, 0), region)[...] = region_of(model, origin, region)
+            np.testing.assert_array_equal(fast_img, expected)
+
+    check()
+
+
 COLORS = [np.array([1, 2, 3, 4], np.uint32), np.array([5, 6, 7, 8], np.int32)]
 COLOR_MISTAKES = [
     np.array([1, 0, 0, 1], np.float32),
@@ -756,6 +845,10 @@ def test_common_calls_take_one_pass(images, monkeypatch):
         cl.enqueue_copy(queue, other, buf, byte_count=64, src_offset=8, dst_offset=128)
         cl.enqueue_copy(queue, buf, block, dst_offset=32, is_blocking=False).wait()
         cl.enqueue_copy(queue, block, buf, src_offset=16, wait_for=[cl.enqueue_marker(queue)])
+        copy = cl.create_image(ctx, mf.READ_WRITE, FMT, img.shape)
+        cl.enqueue_copy(queue, copy, img, src_origin=(0, 0), dest_origin=(1, 1), region=(2, 2))
+        cl.enqueue_copy(queue, buf, img, offset=4, origin=(1, 0), region=(3, 2))
+        cl.enqueue_copy(queue, img, buf, offset=8, origin=(0, 1), region=(2, 3))
 
     calls()  # what the one-pass paths remember (flags, colors) is learned here
 
@@ -769,6 +862,7 @@ def test_common_calls_take_one_pass(images, monkeypatch):
         (pycl._image_fill_map, "_checked_map"),
         (pycl.mapping, "_checked_map"),
         (pycl._buffer_copy, "queue_handle"),  # the general paths of buffer copies and host copies
+        (pycl._image_copy, "queue_handle"),  # ... and of copies between images and buffers
     ):
         monkeypatch.setattr(module, name, general_path)
     calls()
