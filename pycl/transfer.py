@@ -27,9 +27,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Optional
 
+import numpy as np
+
 from pycl import _wards
 from pycl import constants as _constants
-from pycl._args import bits_value, fill_pattern, mem_handle, size_value, wait_list
+from pycl._args import PATTERN_SIZES, bits_value, fill_pattern, mem_handle, size_value, wait_list
 from pycl._buffer_copy import ALIASES, copy_buffer, fast_host_copy, read_buffer, write_buffer
 from pycl._enqueue import (
     _host_types,
@@ -193,9 +195,45 @@ def enqueue_fill_buffer(
     """Fill ``size`` bytes of ``mem`` from ``offset`` with ``pattern`` (a
     buffer-protocol object of 1, 2, 4, ... 128 bytes, e.g. ``numpy.uint32(0)``);
     ``offset`` and ``size`` must be multiples of the pattern size. OpenCL 1.2."""
-    routine = "enqueue_fill_buffer"
     if _wards._pending:
         _wards.prune_completed_front()
+    # The common call in one pass: a live buffer of the queue's context, a
+    # pattern of a size OpenCL takes (a numpy scalar, most often), plain
+    # offset and size that are multiples of it and inside the buffer, no
+    # wait list. Anything else, mistakes included, takes the general path
+    # below, which checks again and names it.
+    if (
+        type(queue) is CommandQueue
+        and type(offset) is int
+        and type(size) is int
+        and isinstance(mem, MemoryObject)
+        and mem._transfer_kind == "buffer"
+        and not wait_for
+        and not (isinstance(pattern, np.ndarray) and pattern.dtype.hasobject)  # the general path refuses it
+    ):
+        q = queue._handle
+        handle = mem._handle
+        if q is not None and handle is not None and mem._ctx_ptr == queue._context._ptr:
+            try:
+                data = _from_buffer("char[]", pattern)
+            except (TypeError, ValueError, BufferError):
+                data = None
+            if data is not None:
+                p = len(data)
+                if p in _PATTERN_SIZES and 0 <= offset and 0 < size and not offset % p and not size % p:
+                    if offset + size <= mem._size:
+                        out = out_cell()[0]
+                        status = _fill_buffer(q, handle, data, p, offset, size, 0, _NULL, out)
+                        return enqueued(
+                            status,
+                            out,
+                            "clEnqueueFillBuffer",
+                            "pattern of %d bytes, offset %d, size %d",
+                            p,
+                            offset,
+                            size,
+                        )
+    routine = "enqueue_fill_buffer"
     q = queue_handle(queue, routine)
     if not isinstance(mem, MemoryObject) or mem._transfer_kind != "buffer":
         raise TypeError("%s: mem must be a pycl.Buffer, not %s" % (routine, type(mem).__name__))
@@ -217,8 +255,12 @@ def enqueue_fill_buffer(
     if size == 0:
         return marker(q, count, events, Event)
     out = out_cell()[0]
-    status = lib.pycl_enqueue_fill_buffer(q, handle, data, p, offset, size, count, events, out)
+    status = _fill_buffer(q, handle, data, p, offset, size, count, events, out)
     return enqueued(status, out, "clEnqueueFillBuffer", "pattern of %d bytes, offset %d, size %d", p, offset, size)
+
+
+_PATTERN_SIZES = frozenset(PATTERN_SIZES)
+_from_buffer, _NULL, _fill_buffer = ffi.from_buffer, ffi.NULL, lib.pycl_enqueue_fill_buffer
 
 
 def enqueue_fill(

@@ -25,6 +25,7 @@ import pycl._image_copy
 import pycl._image_fill_map
 import pycl._rect
 import pycl.mapping
+import pycl.transfer
 
 mf = cl.mem_flags
 MAP = cl.map_flags
@@ -761,6 +762,60 @@ def test_buffer_copy_paths_agree(setup, mistake):
     check()
 
 
+PATTERNS = [np.float32(1.5), np.uint8(7), np.array([1, 2, 3, 4], np.uint32), np.int16(-2), b"abcdefgh"]
+PATTERN_MISTAKES = [
+    b"abc",
+    np.zeros(256, np.uint8),
+    np.array([object()] * 4),
+    np.arange(8, dtype=np.uint32)[::2],
+    [1, 2, 3, 4],
+    None,
+]
+FILL_MISTAKES = ["pattern", "offset", "size", "not a multiple", "past the end", "buffer", "wait"]
+
+
+@pytest.mark.parametrize("mistake", [None] + FILL_MISTAKES)
+def test_fill_buffer_paths_agree(setup, mistake):
+    ctx, queue, general, buffers, model = setup
+
+    @given(st.data())
+    def check(data):
+        draw = data.draw
+        pattern = draw(st.sampled_from(PATTERN_MISTAKES if mistake == "pattern" else PATTERNS))
+        p = np.asarray(pattern).nbytes if pattern is not None and not isinstance(pattern, list) else 1
+        offset = draw(st.integers(0, BUF_SIZE // p - 1)) * p
+        size = draw(st.integers(1, (BUF_SIZE - offset) // p)) * p
+        if mistake == "offset":
+            offset = draw(st.sampled_from(JUNK + [np.int64(offset)]))
+        if mistake == "size":
+            size = draw(st.sampled_from(JUNK + [0, np.int64(size)]))
+        if mistake == "not a multiple" and p > 1:
+            offset, size = draw(st.sampled_from([(offset + 1, size - p), (offset, size - 1)]))
+        if mistake == "past the end":
+            size = BUF_SIZE - offset + p
+        buf = buffers[draw(st.sampled_from(["released", "other context"]))] if mistake == "buffer" else buffers["plain"]
+        waits = wait_for_value(draw(wait_fors) if mistake == "wait" else "none", ctx)
+        results = []
+        for q in (queue, general):
+            cl.enqueue_copy(queue, buffers["plain"], model)
+            result = outcome(cl.enqueue_fill_buffer, q, buf, pattern, offset, size, waits)
+            q.finish()
+            if result[0] == "returned":
+                result = ("returned", type(result[1]))
+            results.append((result, read_back(queue, buffers["plain"])))
+        (fast, fast_bytes), (slow, slow_bytes) = results
+        if both_failed(fast, slow):
+            return
+        assert fast == slow
+        np.testing.assert_array_equal(fast_bytes, slow_bytes)
+        expected = model.copy()
+        if size:
+            expected[offset : offset + size] = np.tile(np.frombuffer(bytes(memoryview(pattern)), np.uint8), size // p)
+        np.testing.assert_array_equal(fast_bytes, expected)
+
+    check()
+
+
 HOST_KEYWORD_MISTAKES = ["offset", "host", "buffer", "wait", "too long", "other keyword"]
 
 
@@ -845,6 +900,7 @@ def test_common_calls_take_one_pass(images, monkeypatch):
         cl.enqueue_copy(queue, other, buf, byte_count=64, src_offset=8, dst_offset=128)
         cl.enqueue_copy(queue, buf, block, dst_offset=32, is_blocking=False).wait()
         cl.enqueue_copy(queue, block, buf, src_offset=16, wait_for=[cl.enqueue_marker(queue)])
+        cl.enqueue_fill_buffer(queue, other, np.float32(2), 16, 64)
         copy = cl.create_image(ctx, mf.READ_WRITE, FMT, img.shape)
         cl.enqueue_copy(queue, copy, img, src_origin=(0, 0), dest_origin=(1, 1), region=(2, 2))
         cl.enqueue_copy(queue, buf, img, offset=4, origin=(1, 0), region=(3, 2))
@@ -863,6 +919,7 @@ def test_common_calls_take_one_pass(images, monkeypatch):
         (pycl.mapping, "_checked_map"),
         (pycl._buffer_copy, "queue_handle"),  # the general paths of buffer copies and host copies
         (pycl._image_copy, "queue_handle"),  # ... and of copies between images and buffers
+        (pycl.transfer, "queue_handle"),  # ... and of fills
     ):
         monkeypatch.setattr(module, name, general_path)
     calls()
