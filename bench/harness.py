@@ -44,7 +44,7 @@ import numpy as np
 
 MIB = 1 << 20
 BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
-MODULES = ("buffers", "svm", "images", "pools", "kernels", "devices")
+MODULES = ("buffers", "svm", "images", "pools", "kernels", "calls", "devices")
 
 # The performance targets (bench/README.md, "Targets"), by kind of operation:
 # the largest pycl/PyOpenCL time ratio allowed on CPython. On PyPy, every

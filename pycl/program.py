@@ -473,8 +473,13 @@ class Kernel(Handle):
     def set_arg(self, index: int, arg: Any) -> None:
         """Set argument ``index`` (from 0) to ``arg``, one of the kinds the
         class docstring lists."""
-        cells = self._cells()
+        cells = self._arg_cells
+        if cells is None:
+            cells = self._cells()
         index = cells.checked_index(index, "Kernel.set_arg")
+        if arg is cells.held[index] and cells.stable[index] and cells.formats[index] is None:
+            if arg._handle is not None:
+                return  # the same live memory object again, as KernelArgs.put_pairs skips it
         with cells.lock:
             cells.put(self, index, arg, "Kernel.set_arg")
             cells.apply(self._live())

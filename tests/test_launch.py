@@ -512,7 +512,26 @@ def test_released_argument_is_refused(env, kind):
         cl.enqueue_nd_range_kernel(queue, knl, (N,), None)
     with pytest.raises(cl.LogicError, match="released"):
         knl.set_args(arg, np.float32(1), np.int32(N))
+    with pytest.raises(cl.LogicError, match="released"):
+        knl.set_arg(0, arg)  # the object the cell holds: set_arg's shortcut for it must not pass it
     del keep
+
+
+def test_set_arg_again_and_changed(env):
+    """``set_arg`` of the object the cell already holds sets nothing new;
+    a changed object, and the first one again, reach the kernel."""
+    ctx, queue, program, buf, model = env
+    other_model = np.zeros(N, np.float32)
+    other = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=other_model)
+    knl = cl.Kernel(program, "k")
+    knl.set_args(buf, np.float32(0.5), np.int32(N))
+    for target, target_model in [(buf, model), (buf, model), (other, other_model), (other, other_model), (buf, model)]:
+        knl.set_arg(0, target)
+        knl.set_arg(0, target)
+        cl.enqueue_nd_range_kernel(queue, knl, (N,), None)
+        step(target_model, 0.5)
+    np.testing.assert_array_equal(read(queue, buf), model)
+    np.testing.assert_array_equal(read(queue, other), other_model)
 
 
 def test_wait_lists_of_every_length(env):
