@@ -415,8 +415,10 @@ def _buffer_args(flags: Size, size: Size, hostbuf: Optional[HostSource]) -> tupl
             )
     if not flags & ACCESS_FLAGS:
         flags |= _READ_WRITE  # OpenCL's default, as the driver reports it
-    if hostbuf is None and type(given) is int and len(_checked_flags) < 4096:
-        _checked_flags[given] = flags
+    if type(given) is int:
+        checked = _checked_flags if hostbuf is None else _checked_host_flags
+        if len(checked) < 4096:
+            checked[given] = flags
     return flags, size, host
 
 
@@ -434,7 +436,9 @@ class StagedCreation:
 # mem_flags values found valid without a hostbuf -> the same with OpenCL's
 # default access (READ_WRITE) added: Buffer's whole flag check in one look-up.
 _checked_flags: dict[int, int] = {}
-_NULL, _gc, _ffi_release = ffi.NULL, ffi.gc, ffi.release
+# The same for flags found valid with a hostbuf (USE_HOST_PTR or COPY_HOST_PTR).
+_checked_host_flags: dict[int, int] = {}
+_NULL, _gc, _ffi_release, _from_buffer = ffi.NULL, ffi.gc, ffi.release, ffi.from_buffer
 
 
 class Buffer(MemoryObject):
@@ -464,6 +468,28 @@ class Buffer(MemoryObject):
             and flags in _checked_flags
         ):
             flags, host = _checked_flags[flags], _NULL
+        elif (
+            hostbuf is not None
+            and type(flags) is int
+            and type(size) is int
+            and flags in _checked_host_flags
+            and not (isinstance(hostbuf, np.ndarray) and hostbuf.dtype.hasobject)
+        ):
+            # The same with host memory: flags that passed with a hostbuf
+            # before, a C-contiguous buffer (writable for USE_HOST_PTR) that
+            # holds size bytes, or gives it. Anything else takes _buffer_args,
+            # which names it.
+            checked = _checked_host_flags[flags]
+            try:
+                host = _from_buffer("char[]", hostbuf, bool(checked & _USE))
+            except (TypeError, ValueError, BufferError):
+                host = None
+            if host is None or not 0 <= size <= len(host) or len(host) == 0:
+                flags, size, host = _buffer_args(flags, size, hostbuf)
+            else:
+                flags = checked
+                if size == 0:
+                    size = len(host)
         else:
             flags, size, host = _buffer_args(flags, size, hostbuf)
         try:

@@ -381,6 +381,45 @@ def test_fast_paths_refuse_what_the_general_path_refuses(cq):
 # }}}
 
 
+HOST_MISTAKES = {
+    "read-only for USE_HOST_PTR": lambda: np.frombuffer(bytes(64), np.uint8),
+    "larger size": lambda: np.zeros(32, np.uint8),
+    "empty": lambda: np.zeros(0, np.uint8),
+    "objects": lambda: np.array([object()] * 8),
+    "strided": lambda: np.zeros(128, np.uint8)[::2],
+    "not a buffer": lambda: [0] * 64,
+}
+
+
+@pytest.mark.parametrize("flags", [mf.READ_ONLY | mf.COPY_HOST_PTR, mf.READ_WRITE | mf.USE_HOST_PTR])
+@pytest.mark.parametrize("mistake", sorted(HOST_MISTAKES))
+def test_host_buffer_fast_path_refuses_what_the_general_path_refuses(cq, monkeypatch, flags, mistake):
+    """Buffer() with a hostbuf remembers the flags it found valid; after
+    that, each hostbuf mistake gets the general path's exception and
+    message, and a valid hostbuf the same buffer."""
+    import pycl.memory
+
+    ctx, queue = cq
+    outcomes = []
+    for learned in (False, True):
+        monkeypatch.setattr(pycl.memory, "_checked_host_flags", {})
+        if learned:
+            cl.Buffer(ctx, flags, hostbuf=np.zeros(64, np.uint8)).release()
+            assert pycl.memory._checked_host_flags
+        try:
+            cl.Buffer(ctx, flags, 64, hostbuf=HOST_MISTAKES[mistake]())
+            outcomes.append("made")
+        except Exception as error:  # noqa: BLE001  (any exception must match)
+            outcomes.append((type(error), str(error)))
+    assert outcomes[0] == outcomes[1]
+    # a valid hostbuf through the fast path: its bytes, and size from it
+    host = np.arange(48, dtype=np.uint8)
+    buf = cl.Buffer(ctx, flags, hostbuf=host)
+    assert buf.size == 48 and read_all(queue, buf).tobytes() == host.tobytes()
+    assert (buf.hostbuf is host) == bool(flags & mf.USE_HOST_PTR)
+    assert cl.Buffer(ctx, flags, 16, hostbuf=host).size == 16
+
+
 def test_associated_memobject_of_from_int_ptr_sub_buffer(cq):
     ctx, queue = cq
     align = align_of(ctx)
