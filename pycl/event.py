@@ -45,6 +45,7 @@ def take_event(cls: type[_E], cell: Any) -> _E:
 
 
 _new_object, _gc, _release_event = object.__new__, ffi.gc, lib.pycl_event_release
+_event_status, _EXECUTION_STATUS = lib.pycl_event_status, lib.CL_EVENT_COMMAND_EXECUTION_STATUS
 
 
 class _Profile:
@@ -113,6 +114,19 @@ class Event(Handle):
             check(status, "clWaitForEvents")
         if _wards._pending:
             _wards.prune()
+
+    @property
+    def command_execution_status(self) -> int:
+        """``event_info.COMMAND_EXECUTION_STATUS``, queried at each read: one
+        shim call (programs poll it). A negative answer, a failed command's
+        status or the query's own error, is asked again through ``get_info``,
+        which tells them apart."""
+        handle = self._handle
+        if handle is not None:
+            status = _event_status(handle)
+            if status >= 0:
+                return status
+        return _info.query(self, "event", _EXECUTION_STATUS)
 
     def get_profiling_info(self, param: int) -> int:
         """A ``profiling_info`` value in nanoseconds (queue needs PROFILING_ENABLE)."""

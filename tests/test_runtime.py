@@ -97,6 +97,29 @@ def test_event_int_ptr_round_trip(ctx_factory):
     event.set_status(cl.command_execution_status.COMPLETE)
 
 
+def test_event_status_as_get_info_says(ctx_factory):
+    """``command_execution_status`` (one shim call) answers what
+    ``get_info(COMMAND_EXECUTION_STATUS)`` answers: submitted, complete, a
+    failed command's negative status; a released event is refused."""
+    ctx = ctx_factory()
+    queue = cl.CommandQueue(ctx)
+    status = cl.event_info.COMMAND_EXECUTION_STATUS
+    gate = cl.UserEvent(ctx)
+    waiting = cl.enqueue_marker(queue, wait_for=[gate])
+    for event in (gate, waiting):
+        assert event.command_execution_status == event.get_info(status)
+    assert gate.command_execution_status == cl.command_execution_status.SUBMITTED
+    gate.set_status(cl.command_execution_status.COMPLETE)
+    waiting.wait()
+    assert gate.command_execution_status == waiting.command_execution_status == cl.command_execution_status.COMPLETE
+    failed = cl.UserEvent(ctx)
+    failed.set_status(-5)
+    assert failed.command_execution_status == failed.get_info(status) == -5
+    failed.release()
+    with pytest.raises(cl.LogicError, match="released"):
+        failed.command_execution_status
+
+
 def check_event_address(event):
     """An Event compares, hashes and prints by its handle's address, read
     from the driver's own reference (a twin from ``from_int_ptr``), before
