@@ -12,7 +12,7 @@ from pycl._args import wait_list
 from pycl._handle import Handle, out_cell
 from pycl._lib import ffi, lib
 from pycl.errors import check
-from pycl.queue import enqueue_handle
+from pycl.queue import CommandQueue, enqueue_handle
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -261,22 +261,38 @@ def wait_for_events(events: Sequence[Event]) -> None:
 
 def enqueue_marker(queue: CommandQueue, wait_for: WaitList = None) -> Event:
     """An event that completes when ``wait_for`` (or all prior commands) has."""
-    count, handles = wait_list(wait_for, "enqueue_marker")
+    # No wait list, and a live queue of pycl's own class, without the calls
+    # that check them (wait_list, enqueue_handle, take_event).
+    count, handles = (0, _NULL) if not wait_for else wait_list(wait_for, "enqueue_marker")
+    q = queue._handle if type(queue) is CommandQueue else None
+    if q is None or queue._used_after_exit:
+        q = enqueue_handle(queue)
     out = out_cell()[0]
-    status = lib.pycl_enqueue_marker(enqueue_handle(queue), count, handles, out)
+    status = _enqueue_marker(q, count, handles, out)
     if status:
         check(status, "clEnqueueMarkerWithWaitList")
-    return take_event(Event, out)
+    event = _new_object(Event)
+    event._handle = _gc(out[0], _release_event)
+    return event
 
 
 def enqueue_barrier(queue: CommandQueue, wait_for: WaitList = None) -> Event:
     """Like ``enqueue_marker``, and later commands wait for it."""
-    count, handles = wait_list(wait_for, "enqueue_barrier")
+    # As enqueue_marker.
+    count, handles = (0, _NULL) if not wait_for else wait_list(wait_for, "enqueue_barrier")
+    q = queue._handle if type(queue) is CommandQueue else None
+    if q is None or queue._used_after_exit:
+        q = enqueue_handle(queue)
     out = out_cell()[0]
-    status = lib.pycl_enqueue_barrier(enqueue_handle(queue), count, handles, out)
+    status = _enqueue_barrier(q, count, handles, out)
     if status:
         check(status, "clEnqueueBarrierWithWaitList")
-    return take_event(Event, out)
+    event = _new_object(Event)
+    event._handle = _gc(out[0], _release_event)
+    return event
+
+
+_enqueue_marker, _enqueue_barrier, _NULL = lib.pycl_enqueue_marker, lib.pycl_enqueue_barrier, ffi.NULL
 
 
 def _wrap_event(raw: Any) -> Event:

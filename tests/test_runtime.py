@@ -219,6 +219,7 @@ def test_context_manager_releases(ctx_factory):
         # PyOpenCL finishes a queue at the end of its with block and keeps it
         # usable, warning at each later command (not at finish or queries).
         buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 16)
+        ctx_queue = cl.CommandQueue(ctx)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             queue.finish()
@@ -229,6 +230,7 @@ def test_context_manager_releases(ctx_factory):
         for command in (
             queue.flush,
             lambda: cl.enqueue_marker(queue),
+            lambda: cl.enqueue_barrier(queue, wait_for=[cl.enqueue_marker(ctx_queue)]),
             lambda: cl.enqueue_copy(queue, buf, np.arange(4, dtype=np.int32)),
             lambda: cl.enqueue_copy(queue, out, buf),
         ):
