@@ -8,7 +8,7 @@ import warnings
 from typing import TYPE_CHECKING, Any, Optional
 
 from pycl import _info, _wards
-from pycl._args import wait_list
+from pycl._args import EVENT_TYPES, wait_list
 from pycl._handle import Handle, out_cell
 from pycl._lib import ffi, lib
 from pycl.errors import check
@@ -46,6 +46,7 @@ def take_event(cls: type[_E], cell: Any) -> _E:
 
 _new_object, _gc, _release_event = object.__new__, ffi.gc, lib.pycl_event_release
 _event_status, _EXECUTION_STATUS = lib.pycl_event_status, lib.CL_EVENT_COMMAND_EXECUTION_STATUS
+_event_wait = lib.pycl_event_wait
 
 
 class _Profile:
@@ -108,8 +109,9 @@ class Event(Handle):
         # This thread's output cell as the one-event wait list: an
         # ffi.new per wait cost about 0.2 us on CPython.
         cell = out_cell()[0]
-        cell[0] = self._live()
-        status = lib.pycl_event_wait(1, cell)
+        handle = self._handle
+        cell[0] = handle if handle is not None else self._live()
+        status = _event_wait(1, cell)
         if status:
             check(status, "clWaitForEvents")
         if _wards._pending:
@@ -252,9 +254,15 @@ def event_from(raw_out: Any, cls: type[Event] = Event) -> Event:
 
 def wait_for_events(events: Sequence[Event]) -> None:
     """Wait for every event in ``events``."""
-    count, handles = wait_list(events, "wait_for_events")
+    if type(events) is list and len(events) == 1 and type(events[0]) in EVENT_TYPES and events[0]._handle is not None:
+        # One live event, the most common list, into this thread's cell
+        # without wait_list's array (0.2 us of 0.6 on CPython 3.11).
+        count, handles = 1, out_cell()[0]
+        handles[0] = events[0]._handle
+    else:
+        count, handles = wait_list(events, "wait_for_events")
     if count:
-        check(lib.pycl_event_wait(count, handles), "clWaitForEvents")
+        check(_event_wait(count, handles), "clWaitForEvents")
         if _wards._pending:
             _wards.prune()
 

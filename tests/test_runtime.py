@@ -120,6 +120,35 @@ def test_event_status_as_get_info_says(ctx_factory):
         failed.command_execution_status
 
 
+def test_wait_for_events_of_one_and_mistakes(ctx_factory):
+    """One event (the short way) waits as a longer list does; a released
+    event, a non-event and a non-list are refused, as in a longer list."""
+    ctx = ctx_factory()
+    queue = cl.CommandQueue(ctx)
+    gate = cl.UserEvent(ctx)
+    after = cl.enqueue_marker(queue, wait_for=[gate])
+    waiter = threading.Thread(target=cl.wait_for_events, args=([after],))
+    waiter.start()
+    waiter.join(0.2)
+    assert waiter.is_alive()  # still waiting for the gate
+    gate.set_status(cl.command_execution_status.COMPLETE)
+    waiter.join(30)
+    assert not waiter.is_alive() and after.command_execution_status == cl.command_execution_status.COMPLETE
+    cl.wait_for_events([after])
+    cl.wait_for_events([])
+    done = cl.enqueue_marker(queue)
+    done.wait()
+    gone = cl.enqueue_marker(queue)
+    gone.wait()
+    gone.release()
+    for events in ([gone], [done, gone]):
+        with pytest.raises(cl.LogicError, match="released"):
+            cl.wait_for_events(events)
+    for events in ([object()], [done, 5]):
+        with pytest.raises(TypeError):
+            cl.wait_for_events(events)
+
+
 def check_event_address(event):
     """An Event compares, hashes and prints by its handle's address, read
     from the driver's own reference (a twin from ``from_int_ptr``), before
