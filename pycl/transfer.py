@@ -128,9 +128,15 @@ def enqueue_copy(queue: CommandQueue, dest: object, src: object, **kwargs: Any) 
             )
             if event is not None:
                 return event
-    # transfer_kind, inlined for host objects (one test).
-    dest_kind = "host" if type(dest) in _host_types else transfer_kind(dest)
-    src_kind = "host" if type(src) in _host_types else transfer_kind(src)
+    # transfer_kind, inlined for host objects and memory objects (one test each).
+    if type(dest) in _host_types:
+        dest_kind = "host"
+    else:
+        dest_kind = dest._transfer_kind if isinstance(dest, MemoryObject) else transfer_kind(dest)
+    if type(src) in _host_types:
+        src_kind = "host"
+    else:
+        src_kind = src._transfer_kind if isinstance(src, MemoryObject) else transfer_kind(src)
     candidates = routes.get((dest_kind, src_kind))
     if candidates is None:
         raise TypeError(
