@@ -127,6 +127,15 @@ def test_supported_formats(cq):
     formats = cl.get_supported_image_formats(ctx, mf.READ_WRITE, mot.IMAGE2D)
     assert formats and all(isinstance(f, cl.ImageFormat) for f in formats)
     assert len(set(formats)) == len(formats)
+    # the driver's list, read field by field from its structs
+    from pycl._lib import ffi, lib
+
+    count = ffi.new("cl_uint *")
+    assert not lib.pycl_image_get_supported_formats(ctx._handle, mf.READ_WRITE, mot.IMAGE2D, 0, ffi.NULL, count)
+    raw = ffi.new("cl_image_format[]", count[0])
+    assert not lib.pycl_image_get_supported_formats(ctx._handle, mf.READ_WRITE, mot.IMAGE2D, count[0], raw, ffi.NULL)
+    expected = [(r.image_channel_order, r.image_channel_data_type) for r in raw]
+    assert [(f.channel_order, f.channel_data_type) for f in formats] == expected
     with pytest.raises(cl.LogicError, match="not an image type"):
         cl.get_supported_image_formats(ctx, mf.READ_WRITE, mot.BUFFER)
     with pytest.raises(TypeError):
