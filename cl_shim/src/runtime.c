@@ -201,13 +201,6 @@ cl_int pycl_event_get_info(cl_event event, cl_event_info param, size_t size, voi
     PYCL_DISPATCH(event, V10, clGetEventInfo, event, param, size, value, size_ret);
 }
 
-cl_int pycl_event_status(cl_event event)
-{
-    cl_int status;
-    cl_int error = pycl_event_get_info(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
-    return error != CL_SUCCESS ? error : status;
-}
-
 cl_int pycl_event_get_profiling_info(cl_event event, cl_profiling_info param, size_t size, void *value,
                                      size_t *size_ret)
 {

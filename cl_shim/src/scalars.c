@@ -111,3 +111,15 @@ cl_int pycl_buffer_new(cl_context context, cl_mem_flags flags, size_t size, cl_m
 {
     return pycl_buffer_create(context, NULL, flags, size, NULL, buffer);
 }
+
+cl_int pycl_event_wait_one(cl_event event)
+{
+    return pycl_event_wait(1, &event);
+}
+
+cl_int pycl_event_status(cl_event event)
+{
+    cl_int status;
+    cl_int error = pycl_event_get_info(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
+    return error != CL_SUCCESS ? error : status;
+}

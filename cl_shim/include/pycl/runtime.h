@@ -33,9 +33,6 @@ cl_int pycl_queue_finish(cl_command_queue queue);
 
 cl_int pycl_event_wait(cl_uint num_events, const cl_event *events);
 cl_int pycl_event_get_info(cl_event event, cl_event_info param, size_t size, void *value, size_t *size_ret);
-/* The event's CL_EVENT_COMMAND_EXECUTION_STATUS, or the query's error code
- * where it fails (negative, like the status of a failed command). */
-cl_int pycl_event_status(cl_event event);
 cl_int pycl_event_get_profiling_info(cl_event event, cl_profiling_info param, size_t size, void *value,
                                      size_t *size_ret);
 cl_int pycl_event_set_callback(cl_event event, cl_int status, void (*callback)(cl_event, cl_int, void *),

@@ -2,8 +2,9 @@
  * origins and regions (scalars.c): pycl's Python layer passes plain ints, so
  * a small rect or image-region transfer, fill or map allocates no arrays
  * (cffi arrays are dear on CPython: docs/design.md, "Enqueue routes"); maps
- * leave all they return in one struct; and a short form of buffer creation.
- * pycl-internal, not in the dispatcher: C code calls the full forms.
+ * leave all they return in one struct; and short forms of buffer creation and
+ * of an event's wait and status. pycl-internal, not in the dispatcher: C code
+ * calls the full forms.
  * `reading`: 1 reads into host memory, 0 writes from it. */
 cl_int pycl_host_rect(cl_command_queue queue, cl_mem buffer, int reading, cl_bool blocking, size_t buffer_x,
                       size_t buffer_y, size_t buffer_z, size_t host_x, size_t host_y, size_t host_z, size_t region_x,
@@ -50,3 +51,9 @@ cl_int pycl_buffer_rect_copy(cl_command_queue queue, cl_mem src, cl_mem dst, siz
 /* clCreateBuffer without properties or host memory in four arguments
  * (Buffer's common case: each argument of a cffi call costs on CPython). */
 cl_int pycl_buffer_new(cl_context context, cl_mem_flags flags, size_t size, cl_mem *buffer);
+
+/* pycl_event_wait of one event, passed by value (no list to fill). */
+cl_int pycl_event_wait_one(cl_event event);
+/* The event's CL_EVENT_COMMAND_EXECUTION_STATUS, or the query's error code
+ * where it fails (negative, like the status of a failed command). */
+cl_int pycl_event_status(cl_event event);
