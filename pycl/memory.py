@@ -147,7 +147,7 @@ def array_over(holder: Any, dtype: np.dtype[Any]) -> NDArray[Any]:
     if dtype.subdtype is not None:
         dtype = dtype.subdtype[0]
     if dtype.fields is not None and array.dtype != dtype:
-        array.dtype = dtype
+        array.dtype = dtype  # type: ignore[misc, unused-ignore]  # read-only in some numpy stubs; numpy allows it
     return array
 
 
