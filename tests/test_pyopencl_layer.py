@@ -124,6 +124,20 @@ def test_pyopencl_array_over_pycl_matches_numpy(tmp_path, ctx_factory):
         r = clr.rand(q, 4096, np.float32)
         host = r.get()
         assert ((host >= 0) & (host < 1)).all() and 0.4 < host.mean() < 0.6
+        # A kernel's invoker is its __call__: kernels of one signature share
+        # the class that has it, a new signature (set_scalar_arg_dtypes)
+        # moves the kernel to its own, and every call reaches the kernel.
+        prg = cl.Program(ctx, "__kernel void f(__global float *a, float s) { a[get_global_id(0)] = s; }").build()
+        k1, k2 = cl.Kernel(prg, "f"), cl.Kernel(prg, "f")
+        assert type(k1) is type(k2) and isinstance(k1, cl.Kernel) and type(k1).__name__ == "Kernel"
+        out = cla.zeros(q, 4, np.float32)
+        k1(q, (4,), None, out.data, np.float32(1.5)).wait()
+        assert out.get().tolist() == [1.5] * 4
+        k1.set_scalar_arg_dtypes([None, np.float32])
+        assert type(k1) is not type(k2) and type(k1).__call__ is not type(k2).__call__
+        k1(q, (2,), None, out.data, 2.5)
+        k2(q, (1,), None, out.data, np.float32(3.5))
+        assert out.get().tolist() == [3.5, 2.5, 1.5, 1.5]
         print("ok")
         """
         % ((device.platform.name, device.platform.version, device.name),)
@@ -439,7 +453,9 @@ def test_clone_keeps_the_invoker(cq):
     knl._set_arg_buf_pack_multi((1, b"q", 9))
     cl.enqueue_nd_range_kernel(queue, knl, (4,), None).wait()
     twin = knl.clone()
-    assert type(twin) is type(knl)
+    # PyOpenCL's kernel class, its invoker as its __call__ (a subclass per invoker)
+    assert isinstance(twin, type(knl)) and type(twin).__name__ == "Kernel"
+    assert type(twin).__call__.__code__ == twin._enqueue.__code__
     twin._set_arg_buf_pack_multi((1, b"q", 11))  # the clone's own packed cells
     cl.enqueue_nd_range_kernel(queue, twin, (2,), None).wait()
     out = np.zeros(4, np.int64)
