@@ -69,8 +69,10 @@ def kernel_setup(cl, ctx, queue):
     return knl, buf, [done]
 
 
-def public_ops(s):
-    """The public calls, written once for both libraries."""
+def public_ops(s, launches=True):
+    """The public calls, written once for both libraries (without the
+    kernel launches, and so without compiling a kernel, if not
+    ``launches``)."""
     cl, ctx, queue = s.cl, s.ctx, s.queue
     mf = cl.mem_flags
     buf8 = cl.Buffer(ctx, mf.READ_WRITE, 8)
@@ -92,7 +94,6 @@ def public_ops(s):
         array = cl.enqueue_map_image(queue, img, cl.map_flags.READ, (0, 0), (512, 512), (512, 512, 4), np.uint8)[0]
         array.base.release().wait()
 
-    knl, kbuf, waits = kernel_setup(cl, ctx, queue)
     parent = cl.Buffer(ctx, mf.READ_WRITE, 1 << 20)
     pool = s.tools.MemoryPool(s.tools.ImmediateAllocator(queue))
     pool.allocate(4096).release()
@@ -120,10 +121,14 @@ def public_ops(s):
         lambda: pool.allocate(4096).release(),
         lambda: cl.SVMAllocation(ctx, 4096, 0, cl.svm_mem_flags.READ_WRITE, None).release(),
         lambda: cl.create_image(ctx, mf.READ_WRITE, fmt, (512, 512)).release(),
-        lambda: knl(queue, (64,), None, kbuf, 1.0, 64),
-        lambda: cl.enqueue_nd_range_kernel(queue, knl, (64,), None),
-        lambda: cl.enqueue_nd_range_kernel(queue, knl, (64,), None, wait_for=waits),
     ]
+    if launches:
+        knl, kbuf, waits = kernel_setup(cl, ctx, queue)
+        functions += [
+            lambda: knl(queue, (64,), None, kbuf, 1.0, 64),
+            lambda: cl.enqueue_nd_range_kernel(queue, knl, (64,), None),
+            lambda: cl.enqueue_nd_range_kernel(queue, knl, (64,), None, wait_for=waits),
+        ]
     return _ops(functions, svm_skip)
 
 
