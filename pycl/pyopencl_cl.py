@@ -223,7 +223,10 @@ class Kernel(_program.Kernel):
         # the subclasses are shared by code: one per kernel signature.
         base = getattr(type(self), "_invoking_base", type(self))
         invoking = None
-        if type(enqueue) is FunctionType:  # PyOpenCL's invokers are; anything else is forwarded to
+        # Shared by code only where the code says it all: a plain function
+        # without a closure (PyOpenCL's invokers are module-level functions).
+        # Anything else keeps the forwarding __call__.
+        if type(enqueue) is FunctionType and enqueue.__closure__ is None:
             key = (base, enqueue.__code__)
             invoking = _invoking_classes.get(key)
             if invoking is None and len(_invoking_classes) < _INVOKING_CLASSES_MAX:

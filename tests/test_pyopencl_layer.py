@@ -463,6 +463,27 @@ def test_clone_keeps_the_invoker(cq):
     assert out.tolist() == [11, 11, 9, 9]
 
 
+def test_invoker_with_a_closure_is_forwarded_to(cq):
+    """Only an invoker whose code says it all (a plain function without a
+    closure) becomes a shared class's __call__; another is called through
+    the forwarding __call__, each kernel its own."""
+    from pycl import pyopencl_cl as _cl
+
+    source = "__kernel void f(__global long *a, long s) { a[get_global_id(0)] = s; }"
+    kernels = [_invoker_kernel(cq, source, "f") for _ in range(2)]
+
+    def invoker_returning(tag):
+        def enqueue(self, *args):
+            return tag, args
+
+        return enqueue
+
+    for tag, knl in enumerate(kernels):
+        knl._set_enqueue_and_set_args(invoker_returning(tag), None)
+        assert type(knl) is _cl.Kernel
+    assert kernels[0](1, 2) == (0, (1, 2)) and kernels[1](3) == (1, (3,))
+
+
 def test_members_without_a_pycl_counterpart(cq):
     """What PyOpenCL's _cl.pyi declares and pycl cannot do says so: SPIR-V
     programs and their specialization constants (UnavailableError), OpenGL
