@@ -339,6 +339,13 @@ def test_buffer_of_another_context_is_refused(env):
         knl.set_arg(0, other)
     with pytest.raises(cl.LogicError, match="Kernel.set_args failed: CL_INVALID_CONTEXT - " + pattern):
         knl.set_args(other, np.float32(1), np.int32(N))
+    # With a buffer in the cell, the next memory object takes a shorter way
+    # (KernelArgs.put), which checks the context too.
+    knl.set_arg(0, buf)
+    with pytest.raises(cl.LogicError, match="Kernel.set_arg failed: CL_INVALID_CONTEXT - " + pattern):
+        knl.set_arg(0, other)
+    with pytest.raises(cl.LogicError, match="Kernel.__call__ failed: CL_INVALID_CONTEXT - " + pattern):
+        knl(queue, (N,), None, other, 1.0, N)
     np.testing.assert_array_equal(read(queue, buf), model)  # nothing ran
 
 
