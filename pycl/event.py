@@ -254,12 +254,16 @@ def wait_for_events(events: Sequence[Event]) -> None:
     if type(events) is list and len(events) == 1 and type(events[0]) in EVENT_TYPES and events[0]._handle is not None:
         # One live event, the most common list, without wait_list's array
         # (0.2 us of 0.6 on CPython 3.11).
-        check(_event_wait_one(events[0]._handle), "clWaitForEvents")
+        status = _event_wait_one(events[0]._handle)
+        if status:
+            check(status, "clWaitForEvents")
     else:
         count, handles = wait_list(events, "wait_for_events")
         if not count:
             return
-        check(_event_wait(count, handles), "clWaitForEvents")
+        status = _event_wait(count, handles)
+        if status:
+            check(status, "clWaitForEvents")
     if _wards._pending:
         _wards.prune()
 
