@@ -8,7 +8,11 @@ context ``s.ctx`` and an in-order queue ``s.queue`` made for it; an optional
 - **timing**: every figure is the best, over ``--repeats`` batches, of the
   mean time per call of a batch; the batch size is calibrated so that a batch
   lasts about ``--batch-ms``, and every batch ends with ``queue.finish()``
-  (deferred work, such as queued frees, is counted);
+  (deferred work, such as queued frees, is counted); before the timed
+  batches each operation runs for ``--warmup-ms`` (PyPy's JIT, and the
+  driver's and the C allocator's first rounds of new memory: an
+  ``image_from_array`` of 1 MiB took 2.5x its steady time over its first
+  few thousand calls on Debian's PoCL 3.1, 2026-11-28);
 - **pycl and PyOpenCL interleaved in one CPython process**, operation by
   operation and batch by batch (alternating which goes first), so machine
   load falls on both alike;
@@ -318,10 +322,12 @@ def _calibrate(runs, batch_s, max_calls=1000000):
     return max(1, min(max_calls, int(batch_s / max(per_call, 1e-9))))
 
 
-def measure(sides, repeats, batch_s, progress=""):
+def measure(sides, repeats, batch_s, progress="", warmup_s=0.2):
     """``sides``: {label: (Setup, [Op])}, the same module for each library.
     Returns {label: [result]} in operation order, a result being a dict
-    (name, kind, nbytes, bulk, reference, and ``s`` or ``skip``)."""
+    (name, kind, nbytes, bulk, reference, and ``s`` or ``skip``). Each
+    operation runs for ``warmup_s`` seconds on each side before its timed
+    batches."""
     labels = list(sides)
     names = []
     for _, ops in sides.values():
@@ -368,8 +374,14 @@ def measure(sides, repeats, batch_s, progress=""):
                     for _, _, entry in live:
                         entry["skip"] = _failed(failure)
                 live = [item for item in live if "skip" not in item[2]]
-        for _, _, entry in live:
+        for op, queue, entry in live:
             entry["calls"] = calls
+            end = time.perf_counter() + warmup_s
+            while "skip" not in entry and time.perf_counter() < end:
+                try:
+                    _batch(op.fn, calls, queue)
+                except Exception as error:
+                    entry["skip"] = _failed(error)
         for repeat in range(repeats):
             for op, queue, entry in live if repeat % 2 == 0 else live[::-1]:
                 if "skip" in entry:
@@ -425,7 +437,9 @@ def _run_module(name, libs, ident, args, with_report):
             sides[label] = (setup, module.operations(setup))
         except Exception as error:
             errors[label] = "%s: operations failed: %s: %s" % (lib, type(error).__name__, error)
-    results = measure(sides, args.repeats, args.batch_ms / 1000.0, progress="%s: " % name) if sides else {}
+    results = (
+        measure(sides, args.repeats, args.batch_ms / 1000.0, "%s: " % name, args.warmup_ms / 1000.0) if sides else {}
+    )
     if with_report and hasattr(module, "report"):
         for label, (setup, _) in sides.items():
             try:
@@ -474,6 +488,8 @@ def _spawn(python, lib, name, ident, args):
         str(args.repeats),
         "--batch-ms",
         str(args.batch_ms),
+        "--warmup-ms",
+        str(args.warmup_ms),
         "--child-timeout",
         str(args.child_timeout),
     ]
@@ -668,6 +684,7 @@ def small_call_parser(description):
     parser.add_argument("--device", default="", help="as bench/run.py's --device")
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--batch-ms", type=float, default=50.0)
+    parser.add_argument("--warmup-ms", type=float, default=200.0)
     parser.add_argument("--out", help="also write the table to this Markdown file")
     return parser
 
@@ -687,7 +704,8 @@ def small_call_header(title, device, args, script):
             os.environ.get("POCL_DEVICES", "(unset)"),
         ),
         "- command: python bench/%s %s" % (script, " ".join(sys.argv[1:])),
-        "- best of %d interleaved batches of about %g ms, us per call" % (args.repeats, args.batch_ms),
+        "- best of %d interleaved batches of about %g ms after %g ms of warm-up, us per call"
+        % (args.repeats, args.batch_ms, args.warmup_ms),
         "",
     ]
 
@@ -739,7 +757,9 @@ def _host_text():
             model = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
     except (OSError, StopIteration):
         pass
-    return "%s, %d logical CPUs available to this process" % (model, len(os.sched_getaffinity(0)))
+    if hasattr(os, "sched_getaffinity"):
+        return "%s, %d logical CPUs available to this process" % (model, len(os.sched_getaffinity(0)))
+    return "%s, %s logical CPUs" % (model, os.cpu_count())  # PyPy 3.9 has no sched_getaffinity
 
 
 def _git_text():
@@ -775,6 +795,9 @@ def parse_args(argv=None, default_only=None):
     parser.add_argument("--large-mib", type=int, default=64, help="bulk transfer size in MiB (default 64)")
     parser.add_argument("--repeats", type=int, default=7, help="timed batches per operation and side (default 7)")
     parser.add_argument("--batch-ms", type=float, default=50.0, help="target length of a batch (default 50 ms)")
+    parser.add_argument(
+        "--warmup-ms", type=float, default=200.0, help="untimed calls of each operation first (default 200 ms)"
+    )
     parser.add_argument("--rounds", type=int, default=3, help="back-to-back rounds of child processes (default 3)")
     parser.add_argument(
         "--processes",
@@ -846,12 +869,14 @@ def main(argv=None, default_only=None):
         header.append("- %s" % pypy_text)
     header += [
         "- command: %s%s" % (" ".join([os.path.basename(sys.executable)] + sys.argv), _git_text()),
-        "- method: best of %d batches of about %g ms (mean per call, each batch ending with queue.finish()); "
+        "- method: best of %d batches of about %g ms (mean per call, each batch ending with queue.finish()) "
+        "after %g ms of warm-up; "
         "%s%s; ratios are pycl / PyOpenCL (below 1: pycl is faster); bulk copies also as a fraction of "
         "np.copyto's bandwidth in the same column"
         % (
             args.repeats,
             args.batch_ms,
+            args.warmup_ms,
             "pycl on CPython in child processes"
             if args.processes
             else "pycl and PyOpenCL interleaved in one CPython process",
@@ -875,7 +900,7 @@ def main(argv=None, default_only=None):
             results, reports = {}, {}
         else:
             results, reports, errors = _run_module(name, libs, ident, args, True)
-            columns.append(("pycl CPython", results.get("pycl")))
+            columns.append(("pycl %s" % _platform.python_implementation(), results.get("pycl")))
             if pyopencl is not None:
                 columns.append(("PyOpenCL CPython", results.get("pyopencl")))
                 pairs.append(("pycl / PyOpenCL", 0, 1, "CPython"))

@@ -132,7 +132,7 @@ def main():
     mine = harness.Setup(pycl, "pycl", device, 0)
     theirs = harness.Setup(pyopencl, "pyopencl", their_device, 0)
     sides = {"pycl": (mine, operations(mine)), "PyOpenCL": (theirs, operations(theirs))}
-    results = harness.measure(sides, args.repeats, args.batch_ms / 1000)
+    results = harness.measure(sides, args.repeats, args.batch_ms / 1000, "", args.warmup_ms / 1000)
 
     lines = harness.small_call_header(
         "PyOpenCL's _cl calls: pycl.pyopencl_cl against pyopencl._cl", device, args, "layer_calls.py"

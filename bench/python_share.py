@@ -318,7 +318,7 @@ def main():
         else:
             theirs = harness.Setup(pyopencl, "pyopencl", their_device, 0)
             sides["PyOpenCL"] = (theirs, public_ops(theirs))
-    results = harness.measure(sides, args.repeats, args.batch_ms / 1000)
+    results = harness.measure(sides, args.repeats, args.batch_ms / 1000, "", args.warmup_ms / 1000)
 
     lines = harness.small_call_header("Where small operations spend their time", device, args, "python_share.py") + [
         "| operation | pycl | shim bare | PyOpenCL | pycl - bare | pycl / PyOpenCL | bare / PyOpenCL |",
