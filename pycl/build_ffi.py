@@ -132,8 +132,28 @@ KEEPS_GIL: list[str] = [
     "pycl_sub_buffer_release",
     "pycl_event_retain",
     "pycl_event_release",
-    # An event's status: a query, which never waits.
+    # Samplers: made from properties alone, and released as memory objects
+    # are.
+    "pycl_sampler_create",
+    "pycl_sampler_retain",
+    "pycl_sampler_release",
+    # Queries, which never wait: an event's status, the info of objects
+    # (not of programs, whose build info may wait for a build), and a
+    # kernel's work-group info (PyOpenCL's array layer asks for it at each
+    # operation).
     "pycl_event_status",
+    "pycl_event_get_info",
+    "pycl_event_get_profiling_info",
+    "pycl_device_get_info",
+    "pycl_context_get_info",
+    "pycl_queue_get_info",
+    "pycl_mem_get_info",
+    "pycl_image_get_info",
+    "pycl_sampler_get_info",
+    "pycl_kernel_get_info",
+    "pycl_kernel_get_work_group_info",
+    # Kernel arguments set from their cells (clSetKernelArg): no command.
+    "pycl_kernel_set_marked",
     # An SVM allocation's destructor: enqueues its free or frees at once
     # (clSVMFree does not wait for commands), under svm.c's lock, which no
     # thread holds across a blocking call. (pycl_svm_alloc releases the GIL:
@@ -144,9 +164,19 @@ KEEPS_GIL: list[str] = [
     "pycl_enqueue_copy_buffer",
     "pycl_enqueue_fill_buffer",
     "pycl_buffer_rect_copy",
+    "pycl_enqueue_copy_buffer_rect",
+    "pycl_enqueue_copy_image",
+    "pycl_enqueue_copy_image_to_buffer",
+    "pycl_enqueue_copy_buffer_to_image",
+    "pycl_enqueue_fill_image",
+    "pycl_enqueue_migrate",
+    "pycl_enqueue_svm_migrate",
     "pycl_enqueue_svm_memfill",
     "pycl_enqueue_marker",
     "pycl_enqueue_barrier",
+    # An unmap, queued after the map's event where the map has not
+    # completed (pycl_mapping_unmap; the mapping keeps its references).
+    "pycl_mapping_unmap",
     "pycl_launch",
     "pycl_launch_1d",
 ]

@@ -464,6 +464,15 @@ def test_busy_callbacks_never_stall_a_thread_that_creates_and_launches(device):
     assert int(run.stdout.split()[-1]) > 0
 
 
+def test_calls_that_keep_the_gil_are_shim_functions():
+    """A name in KEEPS_GIL that is no shim function would keep nothing,
+    silently: each one is one."""
+    from pycl._lib import lib
+    from pycl.build_ffi import KEEPS_GIL
+
+    assert [name for name in KEEPS_GIL if not callable(getattr(lib, name, None))] == []
+
+
 @pytest.mark.parametrize("kind", ["command", "user"])
 def test_callback_on_an_event_already_complete(ctx_factory, kind):
     """The specification calls a callback set on an event that has already
