@@ -40,6 +40,8 @@ OPERATIONS = (
     "ElementwiseKernel launch",
     "clrandom fill",
 )
+# The ElementwiseKernel launched: its arguments and operation.
+AXPY = ("float s, float *x, float *y", "y[i] = s * x[i] + y[i]")
 
 
 def _child(device_text: str, sizes: list[int], floor: bool) -> dict[str, float]:
@@ -57,10 +59,10 @@ def _child(device_text: str, sizes: list[int], floor: bool) -> dict[str, float]:
     )
     ctx = cl.Context([device])
     queue = cl.CommandQueue(ctx)
-    axpy = ElementwiseKernel(ctx, "float s, float *x, float *y", "y[i] = s * x[i] + y[i]")
+    axpy = ElementwiseKernel(ctx, *AXPY)
     results = {"device": "%s (%s)" % (device.name, device.platform.version)}
     for n in sizes:
-        operations = _operations(np, cla, clr, axpy, ctx, queue, n)
+        operations = layer_operations(np, cla, clr, axpy, ctx, queue, n)
         if floor:
             for fn in operations.values():
                 fn()  # kernels built, with the driver, before it goes
@@ -102,8 +104,10 @@ def _floor(cl, queue) -> None:
     cl.Buffer = buffer
 
 
-def _operations(np, cla, clr, axpy, ctx, queue, n: int) -> dict:
-    """The calls timed, over arrays of ``n`` float32 elements."""
+def layer_operations(np, cla, clr, axpy, ctx, queue, n: int) -> dict:
+    """The calls timed, over arrays of ``n`` float32 elements (also counted
+    by ``bench/instructions.py --layer``); ``axpy`` is an ElementwiseKernel
+    of ``AXPY``."""
     host = np.arange(n, dtype=np.float32)
     a = cla.to_device(queue, host)
     b = cla.to_device(queue, host[::-1].copy())
