@@ -121,6 +121,10 @@ KEEPS_GIL: list[str] = [
     "pycl_pool_take",
     "pycl_pool_retake",
     "pycl_pool_settle",
+    # A block's return (its record's destructor): the same mutexes, and a
+    # block freed past the pool's hold goes by pycl_mem_release or
+    # pycl_svm_free, both below.
+    "pycl_pool_return",
     # Memory objects made without host memory to copy, and references
     # dropped: a driver defers the release of memory that queued commands
     # still use (OpenCL's clReleaseMemObject). pycl_sub_buffer_release also
