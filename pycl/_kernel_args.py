@@ -352,7 +352,9 @@ class KernelArgs:
             # kind, size and address space checked below passed for the
             # handle before and pass for it again, so only the context is
             # left to check. (The general way cost a set_arg 0.2 us more, of
-            # 1.0, on CPython 3.11, measured 2026-11-28.)
+            # 1.0, on CPython 3.11, measured 2026-11-28; its stores are
+            # written out here again because sharing them, through a
+            # function that returns the checked value, cost 0.17 us.)
             handle = arg._handle
             if handle is not None and arg._ctx_ptr == self.ctx_ptr:
                 self.values[index] = handle

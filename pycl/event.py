@@ -255,15 +255,13 @@ def wait_for_events(events: Sequence[Event]) -> None:
         # One live event, the most common list, without wait_list's array
         # (0.2 us of 0.6 on CPython 3.11).
         status = _event_wait_one(events[0]._handle)
-        if status:
-            check(status, "clWaitForEvents")
     else:
         count, handles = wait_list(events, "wait_for_events")
         if not count:
             return
         status = _event_wait(count, handles)
-        if status:
-            check(status, "clWaitForEvents")
+    if status:
+        check(status, "clWaitForEvents")
     if _wards._pending:
         _wards.prune()
 
