@@ -201,9 +201,17 @@ def bare_ops(s):
     def image_region(reading):
         check(lib.pycl_image_region(q, img._handle, reading, 1, 100, 200, 0, 16, 16, 1, 64, 0, pregion, 0, null, null))
 
+    cl_mem = ffi.typeof("cl_mem")
+
+    def made(address):
+        # pycl_buffer_new and pycl_sub_buffer_new return the address, or a
+        # (negative) CL status.
+        if address <= 0:
+            raise RuntimeError("status %d" % address)
+        return ffi.cast(cl_mem, address)
+
     def create_buffer():
-        check(lib.pycl_buffer_new(ctx._handle, mf.READ_WRITE, 4096, mem_out))
-        lib.pycl_mem_release(mem_out[0])
+        lib.pycl_mem_release(made(lib.pycl_buffer_new(ctx._handle, mf.READ_WRITE, 4096)))
 
     def create_image():
         check(lib.pycl_image_create(ctx._handle, null, mf.READ_WRITE, cformat, desc, null, mem_out))
@@ -217,8 +225,7 @@ def bare_ops(s):
     check.keep += (parent, pool)
 
     def sub_buffer():
-        check(lib.pycl_buffer_create_sub(parent._handle, mf.READ_WRITE, 0, 1024, mem_out))
-        lib.pycl_sub_buffer_release(mem_out[0])
+        lib.pycl_sub_buffer_release(made(lib.pycl_sub_buffer_new(parent._handle, mf.READ_WRITE, 0, 1024)))
 
     def pool_block():
         lib.pycl_pool_return(lib.pycl_pool_take(pool._pool, 4096))

@@ -128,9 +128,10 @@ KEEPS_GIL: list[str] = [
     # Memory objects made without host memory to copy, and references
     # dropped: a driver defers the release of memory that queued commands
     # still use (OpenCL's clReleaseMemObject). pycl_sub_buffer_release also
-    # takes memory.c's list lock, held only around list updates.
+    # takes memory.c's list lock, held only around list updates (and
+    # pycl_sub_buffer_new around the record's insertion).
     "pycl_buffer_new",
-    "pycl_buffer_create_sub",
+    "pycl_sub_buffer_new",
     "pycl_mem_retain",
     "pycl_mem_release",
     "pycl_sub_buffer_release",

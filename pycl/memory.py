@@ -368,6 +368,28 @@ class MemoryObject(Handle):
 
 _create, _new = lib.pycl_buffer_create, lib.pycl_buffer_new
 _release_mem = lib.pycl_mem_release
+_CL_MEM = ffi.typeof("cl_mem")
+
+
+def _new_with_host(context_handle: Any, flags: int, size: int, host: Any) -> int:
+    """clCreateBuffer with host memory: the address, or the CL status where
+    it failed (as ``pycl_buffer_new`` returns them)."""
+    cell, cell_int = out_cell("cl_mem")
+    status = _create(context_handle, _NULL, flags, size, host, cell)
+    return status if status else cell_int[0]
+
+
+def _new_again(status: int, context_handle: Any, flags: int, size: int, host: Any) -> int:
+    """A failed creation's CL ``status``: where memory ran short, garbage
+    is collected (collected objects give their memory back: see _adopt) and
+    the buffer made once more; the new buffer's address, else raises."""
+    if status in ALLOCATION_FAILURES:
+        _budget.collect()
+        ptr = _new(context_handle, flags, size) if host is _NULL else _new_with_host(context_handle, flags, size, host)
+        if ptr > 0:
+            return ptr
+        status = ptr
+    raise error_for(status, "clCreateBuffer", "size %d, flags %s" % (size, _mf.to_string(flags, "0x%x")))
 
 
 # The devices' mem_base_addr_align in bytes, by device handle (root devices
@@ -438,7 +460,7 @@ class StagedCreation:
 _checked_flags: dict[int, int] = {}
 # The same for flags found valid with a hostbuf (USE_HOST_PTR or COPY_HOST_PTR).
 _checked_host_flags: dict[int, int] = {}
-_NULL, _gc, _ffi_release, _from_buffer = ffi.NULL, ffi.gc, ffi.release, ffi.from_buffer
+_NULL, _gc, _cast, _ffi_release, _from_buffer = ffi.NULL, ffi.gc, ffi.cast, ffi.release, ffi.from_buffer
 
 
 class Buffer(MemoryObject):
@@ -504,20 +526,12 @@ class Buffer(MemoryObject):
         if _budget.enabled:
             _budget.charge(context, size)
             self._charged = size
-        cell, cell_int = out_cell("cl_mem")
-        if host is _NULL:
-            status = _new(context_handle, flags, size, cell)
-        else:
-            status = _create(context_handle, _NULL, flags, size, host, cell)
-        if status:
-            if status in ALLOCATION_FAILURES:
-                _budget.collect()  # collected objects give their memory back (see _adopt)
-                status = _create(context_handle, _NULL, flags, size, host, cell)
-            if status:
-                check(status, "clCreateBuffer", "size %d, flags %s" % (size, _mf.to_string(flags, "0x%x")))
+        ptr = _new(context_handle, flags, size) if host is _NULL else _new_with_host(context_handle, flags, size, host)
+        if ptr <= 0:  # a CL status
+            ptr = _new_again(ptr, context_handle, flags, size, host)
         # Inline _adopt (creation is a benchmarked micro-operation).
-        self._ptr = ptr = cell_int[0]
-        self._handle = _gc(cell[0], _release_mem)  # no size: see _adopt
+        self._ptr = ptr
+        self._handle = _gc(_cast(_CL_MEM, ptr), _release_mem)  # no size: see _adopt
         self._size = size
         self._flags = flags
         self._context = context
@@ -606,16 +620,15 @@ class Buffer(MemoryObject):
                     break
             else:
                 raise _misaligned(origin, at, root, routine)
-        cell, cell_int = out_cell("cl_mem")
-        status = _create_sub(root._handle, flags, at, size, cell)
-        if status:
+        ptr = _new_sub(root._handle, flags, at, size)
+        if ptr <= 0:  # a CL status
             raise error_for(
-                status, "clCreateSubBuffer", "origin %d, size %d, flags %s" % (at, size, _mf.to_string(flags, "0x%x"))
+                ptr, "clCreateSubBuffer", "origin %d, size %d, flags %s" % (at, size, _mf.to_string(flags, "0x%x"))
             )
         sub = _new_object(Buffer)
-        sub._ptr = cell_int[0]
+        sub._ptr = ptr
         # Released youngest-first among its siblings (an NVIDIA defect: memory.c).
-        sub._handle = _gc(cell[0], _release_sub)
+        sub._handle = _gc(_cast(_CL_MEM, ptr), _release_sub)
         sub._hostbuf = None
         sub._size = size
         sub._flags = sub_flags
@@ -689,7 +702,7 @@ _NO_FLAGS: dict[int, int] = {}
 # The flags of a slice buf[a:b]: the parent's access flags.
 _SLICE_FLAGS = ACCESS_FLAGS | HOST_ACCESS_FLAGS
 _new_object = object.__new__
-_create_sub, _release_sub = lib.pycl_buffer_create_sub, lib.pycl_sub_buffer_release
+_new_sub, _release_sub = lib.pycl_sub_buffer_new, lib.pycl_sub_buffer_release
 
 
 def _wrap_mem(raw: Any) -> MemoryObject:

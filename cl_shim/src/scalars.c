@@ -107,9 +107,24 @@ cl_int pycl_buffer_rect_copy(cl_command_queue queue, cl_mem src, cl_mem dst, siz
                                          src_slice_pitch, dst_row_pitch, dst_slice_pitch, num_events, wait_list, event);
 }
 
-cl_int pycl_buffer_new(cl_context context, cl_mem_flags flags, size_t size, cl_mem *buffer)
+intptr_t pycl_buffer_new(cl_context context, cl_mem_flags flags, size_t size)
 {
-    return pycl_buffer_create(context, NULL, flags, size, NULL, buffer);
+    cl_mem buffer = NULL;
+    cl_int status = pycl_buffer_create(context, NULL, flags, size, NULL, &buffer);
+    if (status != CL_SUCCESS)
+        return status;
+    /* A driver that reports success without a buffer: never seen, but a NULL
+     * handle must not reach Python as an address. */
+    return buffer ? (intptr_t)buffer : CL_OUT_OF_RESOURCES;
+}
+
+intptr_t pycl_sub_buffer_new(cl_mem buffer, cl_mem_flags flags, size_t origin, size_t size)
+{
+    cl_mem sub_buffer = NULL;
+    cl_int status = pycl_buffer_create_sub(buffer, flags, origin, size, &sub_buffer);
+    if (status != CL_SUCCESS)
+        return status;
+    return sub_buffer ? (intptr_t)sub_buffer : CL_OUT_OF_RESOURCES;
 }
 
 cl_int pycl_event_wait_one(cl_event event)

@@ -48,9 +48,15 @@ cl_int pycl_buffer_rect_copy(cl_command_queue queue, cl_mem src, cl_mem dst, siz
                              size_t dst_x, size_t dst_y, size_t dst_z, size_t region_x, size_t region_y,
                              size_t region_z, size_t src_row_pitch, size_t src_slice_pitch, size_t dst_row_pitch,
                              size_t dst_slice_pitch, cl_uint num_events, const cl_event *wait_list, cl_event *event);
-/* clCreateBuffer without properties or host memory in four arguments
- * (Buffer's common case: each argument of a cffi call costs on CPython). */
-cl_int pycl_buffer_new(cl_context context, cl_mem_flags flags, size_t size, cl_mem *buffer);
+/* clCreateBuffer without properties or host memory, in three arguments and
+ * without an output cell (Buffer's common case: each argument of a cffi call,
+ * and each read of a cell, costs on CPython): the new buffer's address, or
+ * where creation failed its CL status, which is negative and so never an
+ * address. */
+intptr_t pycl_buffer_new(cl_context context, cl_mem_flags flags, size_t size);
+/* pycl_buffer_create_sub in the same form: the new sub-buffer's address, or
+ * its CL status where creation failed. Released by pycl_sub_buffer_release. */
+intptr_t pycl_sub_buffer_new(cl_mem buffer, cl_mem_flags flags, size_t origin, size_t size);
 
 /* pycl_event_wait of one event, passed by value (no list to fill). */
 cl_int pycl_event_wait_one(cl_event event);
