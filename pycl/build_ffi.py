@@ -77,6 +77,7 @@ SOURCE_FILES: list[str] = [
     "runtime.c",
     "callback.c",
     "memory.c",
+    "sub_buffer.c",
     "svm.c",
     "pool.c",
     "image.c",

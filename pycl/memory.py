@@ -627,7 +627,7 @@ class Buffer(MemoryObject):
             )
         sub = _new_object(Buffer)
         sub._ptr = ptr
-        # Released youngest-first among its siblings (an NVIDIA defect: memory.c).
+        # Released youngest-first among its siblings (an NVIDIA defect: cl_shim/src/sub_buffer.c).
         sub._handle = _gc(_cast(_CL_MEM, ptr), _release_sub)
         sub._hostbuf = None
         sub._size = size

@@ -6,6 +6,9 @@ import subprocess
 import sys
 import textwrap
 
+from hypothesis import given, note
+from hypothesis import strategies as st
+
 import pycl as cl
 
 
@@ -38,6 +41,45 @@ def test_releases_wait_for_younger_siblings(ctx_factory):
     twin.release()
     assert sub.reference_count == 1
     unrelated.release()
+
+
+@given(data=st.data())
+def test_releases_match_the_youngest_first_model(device, data):
+    """Sub-buffers of three parents made and released in a drawn order,
+    against a model: a sub-buffer is destroyed once its creator released it
+    and every younger sibling of the same parent (one made after it was
+    destroyed does not matter)."""
+    ctx = cl.Context([device])
+    align = max(1, device.mem_base_addr_align // 8)
+    parents = [cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 4 * align) for _ in range(3)]
+    made = []  # in creation order: [parent index, sub-buffer, second reference, released]
+    destroyed = []  # the model's, by the same index
+    live = []
+    steps = data.draw(
+        st.lists(st.tuples(st.booleans(), st.integers(0, 2), st.integers(0, 3), st.integers(0, 99)), max_size=40),
+        label="steps: (create, parent, origin, which to release)",
+    )
+    for create, parent, origin, pick in steps:
+        if create or not live:
+            sub = parents[parent][origin * align : (origin + 1) * align]
+            entry = [parent, sub, cl.Buffer.from_int_ptr(sub.int_ptr), False]
+            made.append(entry)
+            destroyed.append(False)
+            live.append(entry)
+        else:
+            entry = live.pop(pick % len(live))
+            entry[1].release()
+            entry[3] = True
+        for i, (parent, _, _, released) in enumerate(made):
+            younger = [later for later in made[i + 1 :] if later[0] == parent]
+            destroyed[i] = destroyed[i] or released and all(later[3] for later in younger)
+        note("released %s, expected destroyed %s" % ([e[3] for e in made], destroyed))
+        assert [twin.reference_count == 1 for _, _, twin, _ in made] == destroyed
+    for entry in live:
+        entry[1].release()
+    assert all(twin.reference_count == 1 for _, _, twin, _ in made)
+    for _, _, twin, _ in made:
+        twin.release()
 
 
 NVIDIA_CRASH = textwrap.dedent(

@@ -1,6 +1,5 @@
 /* Memory objects and buffer transfers. */
 #define _POSIX_C_SOURCE 200809L
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,96 +17,6 @@ cl_int pycl_buffer_create(cl_context context, const cl_mem_properties *propertie
         PYCL_DISPATCH_CREATE(buffer, context, V30, clCreateBufferWithProperties, context, properties, flags, size,
                              host_ptr);
     PYCL_DISPATCH_CREATE(buffer, context, V10, clCreateBuffer, context, flags, size, host_ptr);
-}
-
-/* NVIDIA OpenCL 3.0 (CUDA 13.0, driver 580.159, H200) crashes inside
- * clReleaseMemObject when a sub-buffer is destroyed while a younger sub-buffer
- * of the same parent lives, if the younger one was created over a range with
- * a write still referenced through the older one and was then read. PyOpenCL
- * 2026.1.4 crashes the same way. Destroying sub-buffers youngest first avoids
- * it, so the creator's release of a sub-buffer (pycl_sub_buffer_release) waits
- * until every younger sub-buffer of the same parent has been released. The
- * order costs nothing elsewhere: a sub-buffer's memory is its parent's. */
-struct sub_buffer {
-    cl_mem mem;
-    cl_mem parent;
-    int released;
-    struct sub_buffer *older;
-};
-
-static struct sub_buffer *youngest_sub_buffer;
-static pthread_mutex_t sub_buffer_lock = PTHREAD_MUTEX_INITIALIZER;
-
-cl_int pycl_buffer_create_sub(cl_mem buffer, cl_mem_flags flags, size_t origin, size_t size, cl_mem *sub_buffer)
-{
-    cl_buffer_region region = {origin, size};
-    const struct pycl_icd_dispatch *t = pycl_table_of(buffer);
-    cl_int status =
-        pycl_dispatch_check(buffer, V11, "clCreateSubBuffer", t ? (const void *)t->clCreateSubBuffer : NULL, &t);
-    if (status != CL_SUCCESS)
-        return status;
-    struct sub_buffer *record = malloc(sizeof *record);
-    if (!record)
-        return CL_OUT_OF_HOST_MEMORY;
-    *sub_buffer = t->clCreateSubBuffer(buffer, flags, CL_BUFFER_CREATE_TYPE_REGION, &region, &status);
-    if (status != CL_SUCCESS) {
-        free(record);
-        return status;
-    }
-    record->mem = *sub_buffer;
-    record->parent = buffer;
-    record->released = 0;
-    pthread_mutex_lock(&sub_buffer_lock);
-    record->older = youngest_sub_buffer;
-    youngest_sub_buffer = record;
-    pthread_mutex_unlock(&sub_buffer_lock);
-    return CL_SUCCESS;
-}
-
-void pycl_sub_buffer_release(cl_mem mem)
-{
-    struct sub_buffer *ready = NULL, **link, *record;
-    pthread_mutex_lock(&sub_buffer_lock);
-    for (record = youngest_sub_buffer; record && record->mem != mem; record = record->older)
-        ;
-    if (record) {
-        cl_mem parent = record->parent;
-        record->released = 1;
-        /* Unlink the released sub-buffers of this parent from the youngest on,
-         * up to the first one still in use. */
-        link = &youngest_sub_buffer;
-        while (*link) {
-            struct sub_buffer *r = *link;
-            if (r->parent != parent) {
-                link = &r->older;
-                continue;
-            }
-            if (!r->released)
-                break;
-            *link = r->older;
-            r->older = ready;
-            ready = r;
-        }
-    }
-    pthread_mutex_unlock(&sub_buffer_lock);
-    if (!record) {
-        pycl_mem_release(mem); /* not made by pycl_buffer_create_sub */
-        return;
-    }
-    /* `ready` holds the youngest last: reverse it to release youngest first. */
-    struct sub_buffer *youngest_first = NULL;
-    while (ready) {
-        struct sub_buffer *next = ready->older;
-        ready->older = youngest_first;
-        youngest_first = ready;
-        ready = next;
-    }
-    while (youngest_first) {
-        struct sub_buffer *next = youngest_first->older;
-        pycl_mem_release(youngest_first->mem);
-        free(youngest_first);
-        youngest_first = next;
-    }
 }
 
 cl_int pycl_mem_get_info(cl_mem mem, cl_mem_info param, size_t size, void *value, size_t *size_ret)

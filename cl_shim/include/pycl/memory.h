@@ -7,7 +7,7 @@ cl_int pycl_buffer_create(cl_context context, const cl_mem_properties *propertie
 cl_int pycl_buffer_create_sub(cl_mem buffer, cl_mem_flags flags, size_t origin, size_t size, cl_mem *sub_buffer);
 /* The ffi.gc destructor of the reference pycl_buffer_create_sub returned:
  * sub-buffers of one parent are released youngest first (an NVIDIA defect,
- * see memory.c). Other references to a sub-buffer use pycl_mem_release. */
+ * see sub_buffer.c). Other references to a sub-buffer use pycl_mem_release. */
 void pycl_sub_buffer_release(cl_mem sub_buffer);
 cl_int pycl_mem_get_info(cl_mem mem, cl_mem_info param, size_t size, void *value, size_t *size_ret);
 cl_int pycl_mem_retain(cl_mem mem);
