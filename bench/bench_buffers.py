@@ -8,6 +8,9 @@ Operations (``L`` = ``--large-mib``, default 64 MiB):
 - ``Buffer(ctx, READ_WRITE, 4096)`` + ``release()``: the cost of a memory
   object (pycl makes a Python object with ``ffi.gc``; PyOpenCL one in C++);
 - ``buf[0:1024]`` + ``release()``: a sub-buffer of a 1 MiB buffer;
+- 10,000 such sub-buffers made, then released in the order they were made
+  (pycl destroys sub-buffers youngest first, for an NVIDIA defect: the cost
+  of a release must not grow with the number of siblings alive);
 - blocking writes and reads of 8 B and 4 KiB: per-call overhead, which the
   driver's latency dominates on PoCL (docs/quirks.md);
 - blocking write and read of ``L`` from/to a numpy array, against
@@ -22,6 +25,7 @@ import harness
 import numpy as np
 
 TITLE = "Buffers and transfers"
+SUB_BUFFERS = 10000
 
 
 def operations(s):
@@ -30,6 +34,15 @@ def operations(s):
     ops = [harness.Op("Buffer create+release", lambda: cl.Buffer(ctx, mf.READ_WRITE, 4096).release(), kind="object")]
     parent = cl.Buffer(ctx, mf.READ_WRITE, 1 << 20)
     ops.append(harness.Op("sub-buffer buf[0:1024] create+release", lambda: parent[0:1024].release(), kind="object"))
+
+    def many_sub_buffers():
+        subs = [parent[0:1024] for _ in range(SUB_BUFFERS)]
+        for sub in subs:
+            sub.release()  # oldest first: pycl destroys each once its younger siblings are released
+
+    ops.append(
+        harness.Op("%d sub-buffers made, then released oldest first" % SUB_BUFFERS, many_sub_buffers, kind="object")
+    )
     for size in (8, 4096):
         buf = cl.Buffer(ctx, mf.READ_WRITE, size)
         host = np.zeros(size, np.uint8)
