@@ -128,9 +128,9 @@ KEEPS_GIL: list[str] = [
     "pycl_pool_return",
     # Memory objects made without host memory to copy, and references
     # dropped: a driver defers the release of memory that queued commands
-    # still use (OpenCL's clReleaseMemObject). pycl_sub_buffer_release also
-    # takes memory.c's list lock, held only around list updates (and
-    # pycl_sub_buffer_new around the record's insertion).
+    # still use (OpenCL's clReleaseMemObject). pycl_sub_buffer_new and
+    # pycl_sub_buffer_release also take sub_buffer.c's lock, held only
+    # around updates of its maps and lists.
     "pycl_buffer_new",
     "pycl_sub_buffer_new",
     "pycl_mem_retain",

@@ -372,11 +372,14 @@ _CL_MEM = ffi.typeof("cl_mem")
 
 
 def _new_with_host(context_handle: Any, flags: int, size: int, host: Any) -> int:
-    """clCreateBuffer with host memory: the address, or the CL status where
-    it failed (as ``pycl_buffer_new`` returns them)."""
+    """clCreateBuffer with host memory (or ``_NULL``): the address, or the CL
+    status where it failed (as ``pycl_buffer_new`` returns them)."""
     cell, cell_int = out_cell("cl_mem")
     status = _create(context_handle, _NULL, flags, size, host, cell)
-    return status if status else cell_int[0]
+    if status:
+        # a positive status (never seen) must not pass for an address
+        return status if status < 0 else lib.CL_OUT_OF_RESOURCES
+    return cell_int[0]
 
 
 def _new_again(status: int, context_handle: Any, flags: int, size: int, host: Any) -> int:
@@ -385,10 +388,9 @@ def _new_again(status: int, context_handle: Any, flags: int, size: int, host: An
     the buffer made once more; the new buffer's address, else raises."""
     if status in ALLOCATION_FAILURES:
         _budget.collect()
-        ptr = _new(context_handle, flags, size) if host is _NULL else _new_with_host(context_handle, flags, size, host)
-        if ptr > 0:
-            return ptr
-        status = ptr
+        status = _new_with_host(context_handle, flags, size, host)
+        if status > 0:
+            return status
     raise error_for(status, "clCreateBuffer", "size %d, flags %s" % (size, _mf.to_string(flags, "0x%x")))
 
 

@@ -107,24 +107,28 @@ cl_int pycl_buffer_rect_copy(cl_command_queue queue, cl_mem src, cl_mem dst, siz
                                          src_slice_pitch, dst_row_pitch, dst_slice_pitch, num_events, wait_list, event);
 }
 
+/* The address-or-status answer of the two creators below. A driver that
+ * reports success without a handle, or a positive status (neither seen),
+ * must not reach Python as an address. */
+static intptr_t address_or_status(cl_int status, cl_mem mem)
+{
+    if (status == CL_SUCCESS)
+        return mem ? (intptr_t)mem : CL_OUT_OF_RESOURCES;
+    return status < 0 ? status : CL_OUT_OF_RESOURCES;
+}
+
 intptr_t pycl_buffer_new(cl_context context, cl_mem_flags flags, size_t size)
 {
     cl_mem buffer = NULL;
     cl_int status = pycl_buffer_create(context, NULL, flags, size, NULL, &buffer);
-    if (status != CL_SUCCESS)
-        return status;
-    /* A driver that reports success without a buffer: never seen, but a NULL
-     * handle must not reach Python as an address. */
-    return buffer ? (intptr_t)buffer : CL_OUT_OF_RESOURCES;
+    return address_or_status(status, buffer);
 }
 
 intptr_t pycl_sub_buffer_new(cl_mem buffer, cl_mem_flags flags, size_t origin, size_t size)
 {
     cl_mem sub_buffer = NULL;
     cl_int status = pycl_buffer_create_sub(buffer, flags, origin, size, &sub_buffer);
-    if (status != CL_SUCCESS)
-        return status;
-    return sub_buffer ? (intptr_t)sub_buffer : CL_OUT_OF_RESOURCES;
+    return address_or_status(status, sub_buffer);
 }
 
 cl_int pycl_event_wait_one(cl_event event)

@@ -47,13 +47,15 @@ struct handle_map {
     void **values;
     size_t capacity; /* a power of two, or 0 before the first entry */
     size_t count;
+    unsigned shift; /* 64 - log2(capacity) */
 };
 
 static size_t slot_of(const struct handle_map *map, const void *key)
 {
-    /* Handles are allocations, aligned to 8 or more: the low bits carry
-     * nothing, Fibonacci hashing spreads the rest. */
-    return (size_t)(((uintptr_t)key >> 3) * (uintptr_t)0x9E3779B97F4A7C15ull) & (map->capacity - 1);
+    /* Fibonacci hashing: the product's high bits, which every bit of the
+     * handle reaches (its low bits are zero: handles are aligned
+     * allocations). */
+    return (size_t)(((uint64_t)(uintptr_t)key * 0x9E3779B97F4A7C15ull) >> map->shift);
 }
 
 static void *map_get(const struct handle_map *map, const void *key)
@@ -84,6 +86,7 @@ static int map_reserve(struct handle_map *map)
     if (2 * (map->count + 1) <= map->capacity)
         return 1;
     size_t capacity = map->capacity ? 2 * map->capacity : 64;
+    unsigned shift = map->capacity ? map->shift - 1 : 64 - 6;
     const void **keys = calloc(capacity, sizeof *keys);
     void **values = calloc(capacity, sizeof *values);
     if (!keys || !values) {
@@ -91,7 +94,7 @@ static int map_reserve(struct handle_map *map)
         free(values);
         return 0;
     }
-    struct handle_map grown = {keys, values, capacity, 0};
+    struct handle_map grown = {keys, values, capacity, 0, shift};
     for (size_t i = 0; i < map->capacity; i++)
         if (map->keys[i])
             map_insert(&grown, map->keys[i], map->values[i]);
@@ -128,15 +131,17 @@ static struct handle_map families; /* parent handle -> its family */
 static pthread_mutex_t sub_buffer_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Files `record` (of the new sub-buffer `mem`) as the youngest of `parent`'s
- * family, with `spare` as the family where it is the first; 0 where memory
- * ran out. Under the lock. */
-static int file_record(struct sub_buffer *record, cl_mem mem, cl_mem parent, struct family *spare)
+ * family, which it starts where it is the first; 0 where memory ran out.
+ * Under the lock. */
+static int file_record(struct sub_buffer *record, cl_mem mem, cl_mem parent)
 {
     if (!map_reserve(&records) || !map_reserve(&families))
         return 0;
     struct family *family = map_get(&families, parent);
     if (!family) {
-        family = spare;
+        family = malloc(sizeof *family);
+        if (!family)
+            return 0;
         family->parent = parent;
         family->youngest = NULL;
         map_insert(&families, parent, family);
@@ -159,24 +164,18 @@ cl_int pycl_buffer_create_sub(cl_mem buffer, cl_mem_flags flags, size_t origin, 
     if (status != CL_SUCCESS)
         return status;
     struct sub_buffer *record = malloc(sizeof *record);
-    struct family *spare = malloc(sizeof *spare);
-    if (!record || !spare) {
-        free(record);
-        free(spare);
+    if (!record)
         return CL_OUT_OF_HOST_MEMORY;
-    }
     cl_mem mem = t->clCreateSubBuffer(buffer, flags, CL_BUFFER_CREATE_TYPE_REGION, &region, &status);
+    if (status == CL_SUCCESS && !mem)
+        status = CL_OUT_OF_RESOURCES; /* never seen; a NULL key would mean a free slot in the map */
     if (status != CL_SUCCESS) {
         free(record);
-        free(spare);
         return status;
     }
     pthread_mutex_lock(&sub_buffer_lock);
-    int filed = file_record(record, mem, buffer, spare);
-    int spare_used = filed && record->family == spare;
+    int filed = file_record(record, mem, buffer);
     pthread_mutex_unlock(&sub_buffer_lock);
-    if (!spare_used)
-        free(spare);
     if (!filed) {
         free(record);
         pycl_mem_release(mem);
