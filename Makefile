@@ -144,8 +144,9 @@ typecheck: $(VENV)/.installed-test
 	$(BIN)/python -m mypy
 	$(BIN)/python -m mypy --python-version 3.11
 
+# WHEEL_TEST_ARGS: pytest arguments, for a subset (.ci/run leaves out the sweeps).
 test-wheel:
-	tools/test-wheel.sh $(PYTHON)
+	tools/test-wheel.sh $(PYTHON) $(WHEEL_TEST_ARGS)
 
 # The PoCL devices only (about 30 minutes for both); MUTATE_DEVICE="" runs every device.
 MUTATE_DEVICE ?= Portable Computing Language

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # pycl as its users get it: build the sdist and, from it, the wheel
 # (python -m build), install the wheel with the test extra into a fresh
-# virtual environment, and run the whole test suite from a folder outside
-# the checkout, so that every import is the installed package's.
-#   tools/test-wheel.sh [PYTHON] [pytest arguments...]     (make test-wheel)
+# virtual environment, and run the test suite from a folder outside the
+# checkout, so that every import is the installed package's.
+#   tools/test-wheel.sh [PYTHON] [pytest arguments...]     (make test-wheel;
+#   the arguments select a subset: make test-wheel WHEEL_TEST_ARGS=...)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON="${1:-python3}"
@@ -39,7 +40,7 @@ outside="$(mktemp -d -t pycl-wheel-tests-XXXXXX)"
 cp examples/quickstart.py "$outside/"
 (cd "$outside" && "$py" -m pycl >/dev/null && "$py" quickstart.py)
 
-# Then the test extra, and the whole suite.
+# Then the test extra, and the suite.
 "$py" -m pip install -q "$wheel[test]"
 # PyOpenCL for tests/test_interop.py and mypy for tests/test_typing.py, as in
 # the other legs (CPython only: PyOpenCL has no PyPy wheel).
