@@ -268,15 +268,6 @@ def _host_rect_route(reading: bool) -> Route:
                 and type(rx) is int
                 and type(ry) is int
                 and type(rz) is int
-                and bx >= 0
-                and by >= 0
-                and bz >= 0
-                and hx >= 0
-                and hy >= 0
-                and hz >= 0
-                and rx > 0
-                and ry > 0
-                and rz > 0
                 and q is not None
                 and mem is not None
                 and b_pitches is not None
@@ -292,64 +283,56 @@ def _host_rect_route(reading: bool) -> Route:
                     )
                 except (TypeError, ValueError, BufferError):
                     host = None
-                # rect_side's checks, passed or left to it (the ends bound
-                # the origins and the region: no value over SIZE_LIMIT
-                # passes them).
-                b_row, b_slice = b_pitches
-                b_row = b_row or rx
-                b_slice = b_slice or ry * b_row
-                h_row, h_slice = h_pitches
-                h_row = h_row or rx
-                h_slice = h_slice or ry * h_row
-                if (
-                    host is not None
-                    and b_row >= rx
-                    and h_row >= rx
-                    and b_slice >= ry * b_row
-                    and h_slice >= ry * h_row
-                    and not b_slice % b_row
-                    and not h_slice % h_row
-                    and bx + (by + ry - 1) * b_row + (bz + rz - 1) * b_slice + rx <= buf._size
-                    and hx + (hy + ry - 1) * h_row + (hz + rz - 1) * h_slice + rx <= len(host)
-                    and not (is_blocking and rx * ry * rz >= _staging.threshold)
-                ):
+                if host is not None:
+                    # rect_side's checks on both sides, and the staging
+                    # threshold, are the shim's (pycl_host_rect_checked); a
+                    # negative value is cffi's OverflowError. Either way the
+                    # general path checks again and names the mistake.
+                    b_row, b_slice = b_pitches
+                    h_row, h_slice = h_pitches
                     out = out_cell()[0]
-                    status = _host_rect_call(
-                        q,
-                        mem,
-                        reading,
-                        1 if is_blocking else 0,
-                        bx,
-                        by,
-                        bz,
-                        hx,
-                        hy,
-                        hz,
-                        rx,
-                        ry,
-                        rz,
-                        b_row,
-                        b_slice,
-                        h_row,
-                        h_slice,
-                        host,
-                        0,
-                        _NULL,
-                        out,
-                    )
-                    if status:
-                        check(
-                            status,
-                            routine_c,
-                            "buffer_origin %r, host_origin %r, region %r" % ((bx, by, bz), (hx, hy, hz), (rx, ry, rz)),
+                    try:
+                        status = _host_rect_checked(
+                            q,
+                            mem,
+                            reading,
+                            1 if is_blocking else 0,
+                            bx,
+                            by,
+                            bz,
+                            hx,
+                            hy,
+                            hz,
+                            rx,
+                            ry,
+                            rz,
+                            b_row,
+                            b_slice,
+                            h_row,
+                            h_slice,
+                            buf._size,
+                            host,
+                            len(host),
+                            _staging.threshold,
+                            out,
                         )
-                    # nanny(), inlined: the epilogue of every such call.
-                    event = _new_object(NannyEvent)
-                    event._handle = _gc(out[0], _release_event)
-                    event._ward = host_obj
-                    if not is_blocking:
-                        _wards.keep(event._handle, host)
-                    return event
+                    except OverflowError:
+                        status = _REFUSED
+                    if status != _REFUSED:
+                        if status:
+                            check(
+                                status,
+                                routine_c,
+                                "buffer_origin %r, host_origin %r, region %r"
+                                % ((bx, by, bz), (hx, hy, hz), (rx, ry, rz)),
+                            )
+                        # nanny(), inlined: the epilogue of every such call.
+                        event = _new_object(NannyEvent)
+                        event._handle = _gc(out[0], _release_event)
+                        event._ward = host_obj
+                        if not is_blocking:
+                            _wards.keep(event._handle, host)
+                        return event
         return _host_rect(
             queue,
             buf,
@@ -382,7 +365,7 @@ def _plain_pitches(value: object) -> Optional[tuple[int, int]]:
 _ORIGIN_PADS = {1: (0, 0), 2: (0,), 3: ()}  # by length: what triple pads an origin with
 _NO_PITCHES = (0, 0)  # pitch_pair(None)
 _REGION_PADS = {1: (1, 1), 2: (1,), 3: ()}
-_from_buffer, _NULL, _host_rect_call = ffi.from_buffer, ffi.NULL, lib.pycl_host_rect
+_from_buffer, _host_rect_checked, _REFUSED = ffi.from_buffer, lib.pycl_host_rect_checked, lib.PYCL_RECT_REFUSED
 _ndarray = np.ndarray
 _new_object, _gc, _release_event = object.__new__, ffi.gc, lib.pycl_event_release
 

@@ -279,6 +279,25 @@ def test_rect_paths_agree(setup, mistake):
     check()
 
 
+@pytest.mark.parametrize(
+    "origin, pitches",
+    [((0, 2**62, 0), (8,)), ((0, 0, 2**61), (8, 64)), ((2**63 - 1, 0, 0), None), ((0, 2**63 - 1, 0), (2**62,))],
+)
+def test_rect_past_64_bits(setup, origin, pitches):
+    """Origins and pitches whose box ends past 2**64 bytes (the one-pass
+    route checks the box in 64-bit arithmetic): refused as the general path
+    refuses them, and nothing copied."""
+    ctx, queue, general, buffers, model = setup
+    kwargs = dict(buffer_origin=origin, host_origin=(0, 0, 0), region=(4, 2, 2), buffer_pitches=pitches)
+    results = []
+    for q in (queue, general):
+        host = np.zeros(64, np.uint8)
+        results.append(outcome(cl.enqueue_copy, q, host, buffers["plain"], **kwargs))
+        assert not host.any()
+    assert results[0][0] == "raised"
+    assert results[0] == results[1]
+
+
 # }}}
 
 

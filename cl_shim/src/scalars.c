@@ -21,6 +21,51 @@ cl_int pycl_host_rect(cl_command_queue queue, cl_mem buffer, int reading, cl_boo
                                           wait_list, event);
 }
 
+/* One side of a rect copy: its pitches resolved (0: tight) into *row and
+ * *slice, and 1 where they are valid and the box lies in `size` bytes. The
+ * region is at least 1 in each dimension. */
+static int rect_side_fits(size_t x, size_t y, size_t z, size_t region_x, size_t region_y, size_t region_z, size_t *row,
+                          size_t *slice, size_t size)
+{
+    size_t r = *row ? *row : region_x, tight, s, rows, slices, end;
+    if (r < region_x || __builtin_mul_overflow(region_y, r, &tight))
+        return 0;
+    s = *slice ? *slice : tight;
+    if (s < tight || s % r)
+        return 0;
+    /* The box's end: x + (y + region_y - 1) * r + (z + region_z - 1) * s + region_x. */
+    if (__builtin_add_overflow(y, region_y - 1, &rows) || __builtin_mul_overflow(rows, r, &rows) ||
+        __builtin_add_overflow(z, region_z - 1, &slices) || __builtin_mul_overflow(slices, s, &slices) ||
+        __builtin_add_overflow(x, rows, &end) || __builtin_add_overflow(end, slices, &end) ||
+        __builtin_add_overflow(end, region_x, &end) || end > size)
+        return 0;
+    *row = r;
+    *slice = s;
+    return 1;
+}
+
+cl_int pycl_host_rect_checked(cl_command_queue queue, cl_mem buffer, int reading, cl_bool blocking, size_t buffer_x,
+                              size_t buffer_y, size_t buffer_z, size_t host_x, size_t host_y, size_t host_z,
+                              size_t region_x, size_t region_y, size_t region_z, size_t buffer_row_pitch,
+                              size_t buffer_slice_pitch, size_t host_row_pitch, size_t host_slice_pitch,
+                              size_t buffer_size, void *ptr, size_t host_size, size_t stage_from, cl_event *event)
+{
+    size_t area, volume;
+    if (!region_x || !region_y || !region_z)
+        return PYCL_RECT_REFUSED;
+    if (!rect_side_fits(buffer_x, buffer_y, buffer_z, region_x, region_y, region_z, &buffer_row_pitch,
+                        &buffer_slice_pitch, buffer_size) ||
+        !rect_side_fits(host_x, host_y, host_z, region_x, region_y, region_z, &host_row_pitch, &host_slice_pitch,
+                        host_size))
+        return PYCL_RECT_REFUSED;
+    if (blocking && (__builtin_mul_overflow(region_x, region_y, &area) ||
+                     __builtin_mul_overflow(area, region_z, &volume) || volume >= stage_from))
+        return PYCL_RECT_REFUSED;
+    return pycl_host_rect(queue, buffer, reading, blocking, buffer_x, buffer_y, buffer_z, host_x, host_y, host_z,
+                          region_x, region_y, region_z, buffer_row_pitch, buffer_slice_pitch, host_row_pitch,
+                          host_slice_pitch, ptr, 0, NULL, event);
+}
+
 cl_int pycl_image_region(cl_command_queue queue, cl_mem image, int reading, cl_bool blocking, size_t origin_x,
                          size_t origin_y, size_t origin_z, size_t region_x, size_t region_y, size_t region_z,
                          size_t row_pitch, size_t slice_pitch, void *ptr, cl_uint num_events, const cl_event *wait_list,

@@ -11,6 +11,21 @@ cl_int pycl_host_rect(cl_command_queue queue, cl_mem buffer, int reading, cl_boo
                       size_t region_y, size_t region_z, size_t buffer_row_pitch, size_t buffer_slice_pitch,
                       size_t host_row_pitch, size_t host_slice_pitch, void *ptr, cl_uint num_events,
                       const cl_event *wait_list, cl_event *event);
+/* pycl_host_rect after the checks of the general path's rect_side (pycl/
+ * _rect.py), on both sides: a region of at least 1 in each dimension, pitches
+ * (0: the region's tight ones) of at least a row and a slice of it, a slice
+ * pitch that is a multiple of the row pitch, and a box inside the side's
+ * bytes (`buffer_size`, `host_size`), in arithmetic that cannot overflow.
+ * Refuses a blocking copy of at least `stage_from` bytes (the general path
+ * stages those). Where it refuses, it enqueues nothing and returns
+ * PYCL_RECT_REFUSED: the caller takes the general path, which checks again
+ * and names the mistake. No wait list (the one-pass route has none). */
+#define PYCL_RECT_REFUSED 1
+cl_int pycl_host_rect_checked(cl_command_queue queue, cl_mem buffer, int reading, cl_bool blocking, size_t buffer_x,
+                              size_t buffer_y, size_t buffer_z, size_t host_x, size_t host_y, size_t host_z,
+                              size_t region_x, size_t region_y, size_t region_z, size_t buffer_row_pitch,
+                              size_t buffer_slice_pitch, size_t host_row_pitch, size_t host_slice_pitch,
+                              size_t buffer_size, void *ptr, size_t host_size, size_t stage_from, cl_event *event);
 cl_int pycl_image_region(cl_command_queue queue, cl_mem image, int reading, cl_bool blocking, size_t origin_x,
                          size_t origin_y, size_t origin_z, size_t region_x, size_t region_y, size_t region_z,
                          size_t row_pitch, size_t slice_pitch, void *ptr, cl_uint num_events, const cl_event *wait_list,
