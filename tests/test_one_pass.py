@@ -284,9 +284,9 @@ def test_rect_paths_agree(setup, mistake):
     [((0, 2**62, 0), (8,)), ((0, 0, 2**61), (8, 64)), ((2**63 - 1, 0, 0), None), ((0, 2**63 - 1, 0), (2**62,))],
 )
 def test_rect_past_64_bits(setup, origin, pitches):
-    """Origins and pitches whose box ends past 2**64 bytes (the one-pass
-    route checks the box in 64-bit arithmetic): refused as the general path
-    refuses them, and nothing copied."""
+    """Origins and pitches whose box ends past 2**64 bytes, or past the
+    buffer just below 2**63 (the one-pass route checks the box in 64-bit
+    arithmetic): refused as the general path refuses them, nothing copied."""
     ctx, queue, general, buffers, model = setup
     kwargs = dict(buffer_origin=origin, host_origin=(0, 0, 0), region=(4, 2, 2), buffer_pitches=pitches)
     results = []

@@ -61,9 +61,13 @@ cl_int pycl_host_rect_checked(cl_command_queue queue, cl_mem buffer, int reading
     if (blocking && (__builtin_mul_overflow(region_x, region_y, &area) ||
                      __builtin_mul_overflow(area, region_z, &volume) || volume >= stage_from))
         return PYCL_RECT_REFUSED;
-    return pycl_host_rect(queue, buffer, reading, blocking, buffer_x, buffer_y, buffer_z, host_x, host_y, host_z,
-                          region_x, region_y, region_z, buffer_row_pitch, buffer_slice_pitch, host_row_pitch,
-                          host_slice_pitch, ptr, 0, NULL, event);
+    cl_int status = pycl_host_rect(queue, buffer, reading, blocking, buffer_x, buffer_y, buffer_z, host_x, host_y,
+                                   host_z, region_x, region_y, region_z, buffer_row_pitch, buffer_slice_pitch,
+                                   host_row_pitch, host_slice_pitch, ptr, 0, NULL, event);
+    /* OpenCL's statuses are 0 or negative: a driver's positive answer must
+     * not read as PYCL_RECT_REFUSED, which would send the copy to the
+     * general path to be enqueued again. */
+    return status > 0 ? CL_OUT_OF_RESOURCES : status;
 }
 
 cl_int pycl_image_region(cl_command_queue queue, cl_mem image, int reading, cl_bool blocking, size_t origin_x,
